@@ -1,0 +1,80 @@
+/// Records from an ALSA PCM and hands out pipeline samples (16 kHz mono signed 16-bit),
+/// converting from whatever rate and channel count the device agreed to.
+/// Not Sendable: it owns an ALSA handle and converter state; `read` blocks until the device
+/// has delivered enough audio, so keep it on a dedicated thread.
+public final class CaptureDevice {
+    private let handle: PCMHandle
+    private let converter: SampleRateConverter?
+    private let configuration: PCMConfiguration
+    /// Converted samples beyond what the last `read` asked for; the device delivers whole periods.
+    private var pending: [Float] = []
+    private var buffer: [UInt8]
+
+    public let spec: PCMDeviceSpec
+    /// The resampler holds back a few input periods at the start, so a few empty
+    /// conversions are normal; this many in a row is not.
+    static let maximumEmptyReads = 1000
+    /// The rate the device runs at (the preferred rate when it accepts it).
+    public var deviceRate: Int { configuration.rate }
+    /// The channel count the device runs at (mono when it accepts it).
+    public var deviceChannels: Int { configuration.channels }
+    /// Frames per ALSA period: the unit the device delivers in.
+    public var periodFrames: Int { configuration.periodFrames }
+
+    public init(_ spec: PCMDeviceSpec, preferredRate: Int = PipelineAudio.sampleRate) throws(AudioError) {
+        self.spec = spec
+        handle = try PCMHandle(spec, capture: true)
+        var rates = [preferredRate]
+        for rate in [PipelineAudio.sampleRate, 48_000, 44_100] where !rates.contains(rate) { rates.append(rate) }
+        configuration = try handle.configure(rates: rates, channels: [1, 2])
+        converter = configuration.rate == PipelineAudio.sampleRate ? nil
+            : try SampleRateConverter(from: configuration.rate, to: PipelineAudio.sampleRate, channels: 1)
+        buffer = [UInt8](repeating: 0, count: configuration.periodFrames * configuration.channels * configuration.format.bytes)
+    }
+
+    /// Blocks until `frames` pipeline samples (16 kHz mono) are available and returns them.
+    /// Overruns (the caller not reading fast enough) are recovered; the audio lost in one is a gap.
+    public func read(frames: Int) throws(AudioError) -> [Int16] {
+        precondition(frames >= 0, "cannot read \(frames) frames")
+        var emptyReads = 0
+        while pending.count < frames {
+            let before = pending.count
+            try readPeriod()
+            // A blocking read that keeps returning nothing means a broken device, not silence
+            // (silence is delivered as zeros); give up rather than spin.
+            emptyReads = pending.count == before ? emptyReads + 1 : 0
+            if emptyReads > Self.maximumEmptyReads {
+                throw AudioError(.device, "ALSA device '\(spec.name)': snd_pcm_readi returned no audio \(Self.maximumEmptyReads) times in a row")
+            }
+        }
+        let result = pending[0..<frames].map(SampleConversion.int16)
+        pending.removeFirst(frames)
+        return result
+    }
+
+    private func readPeriod() throws(AudioError) {
+        let frameBytes = configuration.format.bytes * configuration.channels
+        let handle = self.handle
+        var failure: AudioError?
+        let samples: [Float] = buffer.withUnsafeMutableBytes { raw in
+            do throws(AudioError) {
+                let got = try handle.read(into: raw, frameBytes: frameBytes)
+                return PCMSamples.floats(from: UnsafeRawBufferPointer(rebasing: raw[0..<(got * frameBytes)]),
+                                         format: configuration.format)
+            } catch {
+                failure = error
+                return []
+            }
+        }
+        if let failure { throw failure }
+        let mono = AudioClip(samples: samples, sampleRate: configuration.rate, channels: configuration.channels).mixedToMono().samples
+        if let converter {
+            pending += try converter.convert(mono, endOfInput: false)
+        } else {
+            pending += mono
+        }
+    }
+}
+
+@available(*, unavailable, message: "CaptureDevice owns an ALSA handle; use it from one thread")
+extension CaptureDevice: Sendable {}

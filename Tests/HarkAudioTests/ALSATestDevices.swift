@@ -1,0 +1,62 @@
+import Foundation
+import HarkAudio
+
+/// ALSA PCMs defined in configuration text, backed by files and the `null` plugin,
+/// so the real ALSA code path runs on a machine with no sound card.
+enum ALSATestDevices {
+    /// Playback into a raw file, at whatever rate, channels and format are opened.
+    static func fileOutput(_ url: URL) -> PCMDeviceSpec {
+        PCMDeviceSpec(name: "hark_test_out", configText: """
+            pcm.hark_test_out {
+                type file
+                slave.pcm { type null }
+                file "\(url.path)"
+                format "raw"
+            }
+            """)
+    }
+
+    /// Playback into a raw file through a `plug` whose slave only runs at `rate` Hz stereo:
+    /// with ALSA's resampling switched off, the device refuses any other rate.
+    static func fixedRateOutput(_ url: URL, rate: Int) -> PCMDeviceSpec {
+        PCMDeviceSpec(name: "hark_test_fixed", configText: """
+            pcm.hark_test_fixed {
+                type plug
+                slave {
+                    pcm { type file; slave.pcm { type null }; file "\(url.path)"; format "raw" }
+                    rate \(rate)
+                    channels 2
+                    format S16_LE
+                }
+            }
+            """)
+    }
+
+    /// Capture whose samples come from a raw file.
+    static func fileInput(_ url: URL) -> PCMDeviceSpec {
+        PCMDeviceSpec(name: "hark_test_in", configText: """
+            pcm.hark_test_in {
+                type file
+                slave.pcm { type null }
+                file "/dev/null"
+                infile "\(url.path)"
+                format "raw"
+            }
+            """)
+    }
+
+    static func rawInt16(_ url: URL) throws -> [Int16] {
+        let data = try Data(contentsOf: url)
+        return stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+    }
+
+    static func writeRawInt16(_ samples: [Int16], to url: URL) throws {
+        var data = Data(capacity: samples.count * 2)
+        for sample in samples {
+            let bits = UInt16(bitPattern: sample)
+            data.append(UInt8(bits & 0xFF))
+            data.append(UInt8(bits >> 8))
+        }
+        try data.write(to: url)
+    }
+}
