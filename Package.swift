@@ -1,0 +1,65 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Every target builds in Swift 6 language mode with the same strictness:
+/// existentials spelled `any`, imports internal unless stated, and members
+/// visible only through modules a file imports itself.
+let strictness: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Hark",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hark", targets: ["hark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config; apt names the Debian packages.
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+                       providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng",
+                       providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate",
+                       providers: [.apt(["libsamplerate0-dev"])]),
+
+        .target(name: "HarkAudio", dependencies: ["CALSA", "CSampleRate"], swiftSettings: strictness),
+        .target(name: "HarkGrammar", swiftSettings: strictness),
+        .target(name: "HarkIntents", dependencies: ["HarkGrammar", .product(name: "Yams", package: "Yams")],
+                swiftSettings: strictness),
+        .target(name: "HarkSpeech", dependencies: ["CPocketSphinx", "HarkGrammar"],
+                swiftSettings: strictness),
+        .target(name: "HarkVoice", dependencies: ["CEspeakNG", "HarkAudio"], swiftSettings: strictness),
+        .target(name: "HarkRuntime",
+                dependencies: ["HarkAudio", "HarkGrammar", "HarkIntents", "HarkSpeech", "HarkVoice",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictness),
+        .executableTarget(name: "hark",
+                          dependencies: ["HarkRuntime", "HarkAudio", "HarkIntents", "HarkSpeech", "HarkVoice",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: strictness),
+
+        .target(name: "HarkTestSupport", dependencies: ["HarkAudio"], path: "Tests/HarkTestSupport",
+                swiftSettings: strictness),
+        .testTarget(name: "HarkAudioTests", dependencies: ["HarkAudio", "HarkTestSupport"], swiftSettings: strictness),
+        .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar"], swiftSettings: strictness),
+        .testTarget(name: "HarkIntentsTests", dependencies: ["HarkIntents", "HarkTestSupport"], swiftSettings: strictness),
+        .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkGrammar", "HarkAudio", "HarkTestSupport"],
+                    swiftSettings: strictness),
+        .testTarget(name: "HarkVoiceTests", dependencies: ["HarkVoice", "HarkAudio", "HarkTestSupport"],
+                    swiftSettings: strictness),
+        .testTarget(name: "HarkRuntimeTests",
+                    dependencies: ["HarkRuntime", "HarkAudio", "HarkGrammar", "HarkIntents", "HarkSpeech", "HarkVoice", "HarkTestSupport"],
+                    swiftSettings: strictness),
+    ]
+)
