@@ -1,0 +1,75 @@
+/// What one turn of a conversation accepts: a set of rules (each a phrase
+/// template with a tag saying what it means) and the spoken values each
+/// parameter may take. The recogniser compiles it; the same value parses the
+/// words it hears back into a meaning.
+public struct Grammar: Sendable, Equatable {
+    public struct Rule: Sendable, Equatable {
+        /// What a match means to whoever built the grammar, e.g. "home.ChangeLightState".
+        public var tag: String
+        public var template: PhraseTemplate
+        /// Parameter name in the template → key into `Grammar.values`.
+        public var parameterValues: [String: String]
+
+        public init(tag: String, template: PhraseTemplate, parameterValues: [String: String] = [:]) {
+            self.tag = tag
+            self.template = template
+            self.parameterValues = parameterValues
+        }
+    }
+
+    /// One way of saying one value: "bedroom lamp" → identifier "bedroom_light".
+    public struct SpokenValue: Sendable, Equatable, Hashable {
+        public var words: [String]
+        public var identifier: String
+
+        public init(words: [String], identifier: String) {
+            self.words = words
+            self.identifier = identifier
+        }
+
+        /// Splits `spoken` on spaces and lower-cases it, as templates do.
+        public init(spoken: String, identifier: String) {
+            self.init(words: Grammar.words(of: spoken), identifier: identifier)
+        }
+    }
+
+    public var rules: [Rule]
+    public var values: [String: [SpokenValue]]
+
+    public init(rules: [Rule] = [], values: [String: [SpokenValue]] = [:]) {
+        self.rules = rules
+        self.values = values
+    }
+
+    /// Every word the grammar can produce: the recogniser's dictionary must know them all.
+    public var vocabulary: Set<String> {
+        var words = Set<String>()
+        for rule in rules { words.formUnion(rule.template.words) }
+        for spokenValues in values.values {
+            for value in spokenValues { words.formUnion(value.words) }
+        }
+        return words
+    }
+
+    /// Lower-cased words of a spoken string, split on white space.
+    public static func words(of text: String) -> [String] {
+        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+    }
+
+    /// Problems that make the grammar unusable, each a sentence naming the rule.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        for rule in rules {
+            for name in rule.template.parameterNames {
+                guard let key = rule.parameterValues[name] else {
+                    problems.append("\(rule.tag): phrase \"\(rule.template)\" names <\(name)>, which has no values")
+                    continue
+                }
+                if values[key, default: []].isEmpty {
+                    problems.append("\(rule.tag): <\(name)> has an empty list of values")
+                }
+            }
+        }
+        return problems
+    }
+}

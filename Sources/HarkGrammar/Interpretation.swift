@@ -1,0 +1,82 @@
+/// What a sequence of words means under a grammar: which rule matched and
+/// which value each parameter took.
+public struct Interpretation: Sendable, Equatable {
+    public struct Value: Sendable, Equatable {
+        /// The value's identifier, as the app declared it.
+        public var identifier: String
+        /// The words that were said for it (a synonym, perhaps).
+        public var spoken: [String]
+    }
+
+    public var tag: String
+    public var ruleIndex: Int
+    public var values: [String: Value]
+}
+
+extension WordGraph {
+    /// The meaning of `words`, or nil when the grammar cannot produce them.
+    /// Where several rules produce the same words the earliest rule wins,
+    /// so a grammar's order is its tie-break.
+    public func interpret(_ words: [String]) -> Interpretation? {
+        let outgoing = Dictionary(grouping: arcs, by: \.from)
+        // Each live state keeps the first path that reached it: the marks
+        // seen and the words spoken since the last parameter was entered.
+        struct Path { var marks: [(WordGraph.Mark, wordIndex: Int)] }
+        func closure(_ frontier: [Int: Path], wordIndex: Int) -> [Int: Path] {
+            var reached = frontier
+            var queue = frontier.keys.sorted()
+            while !queue.isEmpty {
+                let state = queue.removeFirst()
+                guard let path = reached[state] else { continue }
+                for arc in outgoing[arc: state] {
+                    guard case .silent(let mark) = arc.label, reached[arc.to] == nil else { continue }
+                    var extended = path
+                    if let mark { extended.marks.append((mark, wordIndex)) }
+                    reached[arc.to] = extended
+                    queue.append(arc.to)
+                }
+            }
+            return reached
+        }
+
+        var live = closure([start: Path(marks: [])], wordIndex: 0)
+        for (index, word) in words.enumerated() {
+            var next: [Int: Path] = [:]
+            for state in live.keys.sorted() {
+                guard let path = live[state] else { continue }
+                for arc in outgoing[arc: state] where arc.label == .word(word) && next[arc.to] == nil {
+                    next[arc.to] = path
+                }
+            }
+            if next.isEmpty { return nil }
+            live = closure(next, wordIndex: index + 1)
+        }
+        guard let path = live[final] else { return nil }
+        return interpretation(of: path.marks, words: words)
+    }
+
+    private func interpretation(of marks: [(WordGraph.Mark, wordIndex: Int)], words: [String]) -> Interpretation? {
+        var ruleIndex: Int?
+        var values: [String: Interpretation.Value] = [:]
+        var open: (name: String, start: Int)?
+        for (mark, wordIndex) in marks {
+            switch mark {
+            case .rule(let index):
+                ruleIndex = index
+            case .parameter(let name):
+                open = (name, wordIndex)
+            case .value(let identifier):
+                guard let parameter = open else { continue }
+                values[parameter.name] = Interpretation.Value(
+                    identifier: identifier, spoken: Array(words[parameter.start..<wordIndex]))
+                open = nil
+            }
+        }
+        guard let ruleIndex else { return nil }
+        return Interpretation(tag: grammar.rules[ruleIndex].tag, ruleIndex: ruleIndex, values: values)
+    }
+}
+
+private extension Dictionary where Key == Int, Value == [WordGraph.Arc] {
+    subscript(arc state: Int) -> [WordGraph.Arc] { self[state] ?? [] }
+}
