@@ -1,0 +1,169 @@
+import Foundation
+import HarkGrammar
+import HarkIntents
+import HarkTestSupport
+import Testing
+
+@Suite struct ManifestTests {
+    static let minimal = """
+    name: Lights
+    types:
+      Light:
+        values:
+          - kitchen light
+          - spoken: hall lamp
+            id: hall
+            synonyms: [corridor lamp]
+    intents:
+      TurnOnLight:
+        category: generic
+        parameters:
+          light:
+            type: Light
+            required: true
+            prompt: Which light?
+        phrases:
+          - turn on [the] <light>
+        responses:
+          success: The ${light} is on.
+    """
+
+    @Test func readsAManifest() throws {
+        let app = try AppCatalog.manifest(yaml: Self.minimal, identifier: "lights")
+        #expect(app.name == "Lights")
+        #expect(app.identifier == "lights")
+        let light = try #require(app.types["Light"])
+        #expect(light.values.map(\.identifier) == ["kitchen light", "hall"])
+        #expect(light.value(identifier: "hall")?.synonyms == ["corridor lamp"])
+        let intent = try #require(app.intent(named: "TurnOnLight"))
+        #expect(intent.category == .generic)
+        #expect(intent.parameters == [ParameterDefinition(name: "light", typeName: "Light", isRequired: true, prompt: "Which light?")])
+        #expect(intent.phrases.map(\.source) == ["turn on [the] <light>"])
+        #expect(intent.responses.success.placeholders == ["light"])
+    }
+
+    @Test func loadsTheBundledHomeApp() throws {
+        let catalog = try AppCatalog.load(from: Fixtures.root.appendingPathComponent("apps"))
+        let home = try #require(catalog.apps.first { $0.identifier == "home" })
+        #expect(home.intents.map(\.name) == ["GetTime", "GetTemperature", "GetGarageState", "ChangeLightState", "ChangeLightColor"])
+        #expect(home.types["Light"]?.values.count == 3)
+    }
+
+    @Test func buildsTheTopLevelGrammarAndMatchesSynonyms() throws {
+        let catalog = AppCatalog(apps: [try AppCatalog.manifest(yaml: Self.minimal, identifier: "lights")])
+        let graph = WordGraph(catalog.topLevelGrammar())
+        let interpretation = try #require(graph.interpret(["turn", "on", "the", "corridor", "lamp"]))
+        let match = try #require(catalog.match(interpretation))
+        #expect(match.intent.name == "TurnOnLight")
+        #expect(match.values["light"] == IntentMatch.Value(identifier: "hall", spoken: "hall lamp", heard: "corridor lamp"))
+        #expect(match.successReply() == "The hall lamp is on.")
+    }
+
+    @Test func fillsHarksOwnPlaceholders() throws {
+        let yaml = """
+        name: Clock
+        intents:
+          GetTime:
+            phrases: [what time is it]
+            responses:
+              success: It's ${clock.time} on ${clock.date}, says ${app}.
+        """
+        let catalog = AppCatalog(apps: [try AppCatalog.manifest(yaml: yaml, identifier: "clock")])
+        let interpretation = try #require(WordGraph(catalog.topLevelGrammar()).interpret(["what", "time", "is", "it"]))
+        let match = try #require(catalog.match(interpretation))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let now = try #require(calendar.date(from: DateComponents(year: 2026, month: 11, day: 23, hour: 14, minute: 5)))
+        #expect(match.successReply(now: now) == "It's 2:05 PM on Monday, November 23, says Clock.")
+    }
+
+    /// Every problem is reported at once, each with its line.
+    @Test func refusesABadManifestWithLinesAndReasons() throws {
+        let yaml = """
+        name: Broken
+        colour: blue
+        types:
+          Size:
+            values: [small, large]
+        intents:
+          order_soup:
+            category: shopping
+            parameters:
+              size:
+                type: Sise
+                required: true
+            phrases:
+              - order a <size> <flavour>
+              - order (soup
+            responses:
+              success: Ordering ${quantity}.
+        """
+        #expect {
+            _ = try AppCatalog.manifest(yaml: yaml, identifier: "broken", file: "broken/app.yaml")
+        } throws: { error in
+            guard let error = error as? ManifestError else { return false }
+            let lines = error.problems.map(\.description)
+            let expected = [
+                "broken/app.yaml:2: unknown key \"colour\"",
+                "broken/app.yaml:7: intent name \"order_soup\" should be VerbNoun",
+                "broken/app.yaml:8: unknown category \"shopping\"",
+                "broken/app.yaml:11: parameter size has unknown type \"Sise\"; declared types: Size",
+                "broken/app.yaml:11: required parameter size needs a prompt",
+                "broken/app.yaml:14: phrase \"order a <size> <flavour>\" names <flavour>, which is not a parameter of order_soup",
+                "broken/app.yaml:15: in phrase \"order (soup\"",
+                "broken/app.yaml:17: response \"Ordering ${quantity}.\" names ${quantity}, which is not a parameter",
+            ]
+            for line in expected where !lines.contains(where: { $0.hasPrefix(line) || $0.contains(line) }) {
+                Issue.record("missing problem: \(line)\nall problems:\n\(lines.joined(separator: "\n"))")
+            }
+            return error.problems.count == expected.count
+        }
+    }
+
+    @Test func refusesYAMLThatDoesNotParse() {
+        #expect {
+            _ = try AppCatalog.manifest(yaml: "name: [unclosed\nintents: {}", identifier: "x", file: "x/app.yaml")
+        } throws: { error in
+            guard let error = error as? ManifestError, let problem = error.problems.first else { return false }
+            return problem.reason.hasPrefix("not valid YAML") && problem.file == "x/app.yaml"
+        }
+    }
+
+    @Test func refusesAnEmptyAppsFolder() throws {
+        let directory = try temporaryDirectory()
+        #expect {
+            _ = try AppCatalog.load(from: directory)
+        } throws: { error in
+            (error as? ManifestError)?.problems.first?.reason.contains("no apps here") == true
+        }
+    }
+
+    @Test func reportsProblemsOfEveryAppTogether() throws {
+        let directory = try temporaryDirectory()
+        for name in ["one", "two"] {
+            let folder = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try "name: \(name)\n".write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        }
+        #expect {
+            _ = try AppCatalog.load(from: directory)
+        } throws: { error in
+            guard let error = error as? ManifestError else { return false }
+            return error.problems.count == 2 && error.problems.allSatisfy { $0.reason.contains("missing \"intents:\"") }
+        }
+    }
+}
+
+@Suite struct ResponseTemplateTests {
+    @Test func rendersAndSkipsMissingValues() throws {
+        let template = try ResponseTemplate("Turning ${state} the ${name}.")
+        #expect(template.placeholders == ["state", "name"])
+        #expect(template.render(["state": "on", "name": "garage light"]) == "Turning on the garage light.")
+        #expect(template.render(["name": "garage light"]) == "Turning the garage light.")
+    }
+
+    @Test func refusesAnUnclosedPlaceholder() {
+        #expect(throws: ResponseTemplate.SyntaxError.self) { _ = try ResponseTemplate("Hello ${name") }
+        #expect(throws: ResponseTemplate.SyntaxError.self) { _ = try ResponseTemplate("Hello ${ }") }
+    }
+}
