@@ -1,0 +1,175 @@
+import Foundation
+import HarkAudio
+import HarkGrammar
+import HarkSpeech
+import HarkTestSupport
+import Testing
+
+/// Real pocketsphinx decoding of real recordings. One recogniser serves the
+/// suite, as one serves Hark: loading the model once is part of what is tested.
+@Suite(.serialized) struct RecognizerTests {
+    static let home: Grammar = {
+        func template(_ text: String) -> PhraseTemplate {
+            do { return try PhraseTemplate(text) } catch { fatalError("bad test template \(text): \(error)") }
+        }
+        let lights = ["name": "light", "state": "state", "color": "color"]
+        return Grammar(
+            rules: [
+                .init(tag: "GetTime", template: template("what time is it | tell me the time")),
+                .init(tag: "GetTemperature", template: template("whats the temperature | how (hot | cold) is it")),
+                .init(tag: "GetGarageState", template: template("is the garage door (open | closed)")),
+                .init(tag: "ChangeLightState", template: template("turn <state> [the] <name>"), parameterValues: lights),
+                .init(tag: "ChangeLightState", template: template("turn [the] <name> <state>"), parameterValues: lights),
+                .init(tag: "ChangeLightColor", template: template("set [the] <name> [to] <color>"), parameterValues: lights),
+                .init(tag: "ChangeLightColor", template: template("make [the] <name> <color>"), parameterValues: lights),
+            ],
+            values: [
+                "state": ["on", "off"].map { .init(spoken: $0, identifier: $0) },
+                "light": ["bedroom light", "living room lamp", "garage light"].map { .init(spoken: $0, identifier: $0) },
+                "color": ["red", "green", "blue"].map { .init(spoken: $0, identifier: $0) },
+            ])
+    }()
+
+    /// The suite is serialised, so the one non-Sendable recogniser is never used concurrently.
+    nonisolated(unsafe) static let shared: Result<Recognizer, any Error> = {
+        do {
+            let recognizer = try Recognizer()
+            try recognizer.use(home)
+            return .success(recognizer)
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    func recognizer() throws -> Recognizer {
+        let recognizer = try Self.shared.get()
+        try recognizer.use(Self.home)
+        return recognizer
+    }
+
+    static func samples(_ fixture: String) throws -> [Int16] {
+        try WAVFile.read(contentsOf: Fixtures.audio(fixture)).pipelineSamples()
+    }
+
+    static let homeRecordings = [
+        "home-en/turn_on_the_garage_light", "home-en/turn_living_room_lamp_off", "home-en/what_time_is_it",
+        "home-en/whats_the_temperature", "home-en/how_cold_is_it", "home-en/is_the_garage_door_open",
+        "home-en/make_bedroom_light_blue", "home-en/set_the_bedroom_light_to_green",
+        "home-en/turn_off_the_living_room_lamp", "home-en/tell_me_the_time",
+    ]
+
+    @Test(arguments: homeRecordings)
+    func decodesARealVoiceExactly(_ fixture: String) throws {
+        let recognizer = try recognizer()
+        let recognition = try recognizer.recognize(Self.samples(fixture + ".wav"))
+        let expected = fixture.split(separator: "/").last!.replacingOccurrences(of: "_", with: " ")
+        #expect(recognition.text == expected)
+        #expect(!recognition.isRejected)
+        #expect(recognition.confidence > 0.5)
+        #expect(recognition.frames > 50)
+    }
+
+    @Test func interpretsTheWordsItHeard() throws {
+        let recognizer = try recognizer()
+        let recognition = try recognizer.recognize(Self.samples("home-en/turn_living_room_lamp_off.wav"))
+        let meaning = try #require(recognizer.interpret(recognition))
+        #expect(meaning.tag == "ChangeLightState")
+        #expect(meaning.values["name"]?.identifier == "living room lamp")
+        #expect(meaning.values["state"]?.identifier == "off")
+    }
+
+    @Test(arguments: [
+        "synthetic/outside.what_is_the_weather_tomorrow.en-us",
+        "synthetic/outside.play_some_music.en-us-f3",
+        "synthetic/outside.open_the_front_door.slt",
+        "synthetic/outside.the_quick_brown_fox.awb",
+    ])
+    func rejectsSpeechOutsideTheGrammar(_ fixture: String) throws {
+        let recognizer = try recognizer()
+        let recognition = try recognizer.recognize(Self.samples(fixture + ".wav"))
+        #expect(recognition.isRejected, "accepted \"\(recognition.text)\" with margin \(recognition.margin)")
+        #expect(recognition.words.isEmpty)
+        #expect(recognition.confidence < 0.5)
+        #expect(recognition.rejection != nil)
+    }
+
+    @Test func rejectsSilence() throws {
+        let recognizer = try recognizer()
+        let recognition = try recognizer.recognize([Int16](repeating: 0, count: 16_000))
+        #expect(recognition.isRejected)
+        #expect(recognition.words.isEmpty)
+    }
+
+    /// Grammars change between turns; the decoder must survive the swap (replacing the
+    /// active search in place crashes this pocketsphinx) and obey the new grammar.
+    @Test func switchesGrammarsBetweenUtterances() throws {
+        let recognizer = try recognizer()
+        let yesNo = Grammar(rules: [.init(tag: "answer", template: try PhraseTemplate("yes | no | cancel"))])
+        try recognizer.use(yesNo)
+        let forced = try recognizer.recognize(Self.samples("home-en/what_time_is_it.wav"))
+        #expect(forced.isRejected, "a time request is no yes/no answer, yet heard \"\(forced.text)\"")
+        try recognizer.use(Self.home)
+        let understood = try recognizer.recognize(Self.samples("home-en/what_time_is_it.wav"))
+        #expect(understood.text == "what time is it")
+    }
+
+    @Test func namesWordsTheDictionaryDoesNotKnow() throws {
+        let recognizer = try recognizer()
+        let grammar = Grammar(rules: [.init(tag: "x", template: try PhraseTemplate("send it with unicornchat [zorblax]"))])
+        #expect(recognizer.unknownWords(in: grammar) == ["unicornchat", "zorblax"])
+        #expect {
+            try recognizer.use(grammar)
+        } throws: { error in
+            guard let error = error as? RecognitionError, case .unknownWords(let words) = error.code else { return false }
+            return words == ["unicornchat", "zorblax"] && error.message.contains("\"unicornchat\"")
+        }
+    }
+
+    @Test func looksUpPronunciations() throws {
+        let recognizer = try recognizer()
+        #expect(recognizer.pronunciation(of: "garage") == "G ER AA ZH")
+        #expect(recognizer.pronunciation(of: "Garage") == "G ER AA ZH")
+        #expect(recognizer.pronunciation(of: "zorblax") == nil)
+    }
+
+    @Test func readsLexiconAdditions() throws {
+        let directory = try temporaryDirectory()
+        let lexicon = directory.appendingPathComponent("lexicon.dict")
+        try "# extra words\nunicornchat Y UW N IH K AO R N CH AE T\n".write(to: lexicon, atomically: true, encoding: .utf8)
+        var configuration = RecognizerConfiguration()
+        configuration.lexicons = [lexicon]
+        let recognizer = try Recognizer(configuration: configuration)
+        #expect(recognizer.pronunciation(of: "unicornchat") == "Y UW N IH K AO R N CH AE T")
+    }
+
+    @Test func refusesALexiconWithUnknownPhones() throws {
+        let directory = try temporaryDirectory()
+        let lexicon = directory.appendingPathComponent("bad.dict")
+        try "zorblax Z OO R B L AE K S\n".write(to: lexicon, atomically: true, encoding: .utf8)
+        var configuration = RecognizerConfiguration()
+        configuration.lexicons = [lexicon]
+        #expect {
+            _ = try Recognizer(configuration: configuration)
+        } throws: { error in
+            (error as? RecognitionError)?.message.contains("bad.dict:1: unknown phones OO") == true
+        }
+    }
+
+    @Test func refusesAMissingModel() {
+        var configuration = RecognizerConfiguration()
+        configuration.modelDirectory = "/nonexistent/model"
+        #expect {
+            _ = try Recognizer(configuration: configuration)
+        } throws: { error in
+            guard let error = error as? RecognitionError else { return false }
+            return error.code == .modelLoad && error.message.contains("/nonexistent/model")
+        }
+    }
+
+    @Test func confidenceIsHalfAtTheThreshold() {
+        #expect(abs(Confidence.from(margin: Confidence.defaultThreshold) - 0.5) < 1e-9)
+        #expect(Confidence.from(margin: 0) > 0.95)
+        #expect(Confidence.from(margin: Confidence.defaultThreshold - 1.2) < 0.01)
+        #expect(Confidence.from(margin: -.infinity) == 0)
+    }
+}
