@@ -1,0 +1,60 @@
+public import HarkAudio
+
+/// How Hark sounds.
+public struct VoiceSettings: Sendable, Equatable {
+    /// An espeak-ng voice name, e.g. "en-us", "en-gb", "en-us+f3".
+    public var voice: String
+    /// Words per minute, 80–450.
+    public var rate: Int
+    /// 0–99; 50 is the voice's normal pitch.
+    public var pitch: Int
+
+    public init(voice: String = "en-us", rate: Int = 170, pitch: Int = 50) {
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+    }
+
+    public static let rateRange = 80...450
+    public static let pitchRange = 0...99
+}
+
+/// Speaks text with espeak-ng, in process, into audio that Hark can play or write.
+public struct SpeechSynthesizer: Sendable {
+    public let settings: VoiceSettings
+
+    /// Checks the settings against espeak-ng now, so a bad voice fails at start-up, not mid-conversation.
+    public init(settings: VoiceSettings = VoiceSettings()) throws(VoiceError) {
+        guard VoiceSettings.rateRange.contains(settings.rate) else {
+            throw VoiceError(.badSetting, "rate \(settings.rate) is outside \(VoiceSettings.rateRange) words per minute")
+        }
+        guard VoiceSettings.pitchRange.contains(settings.pitch) else {
+            throw VoiceError(.badSetting, "pitch \(settings.pitch) is outside \(VoiceSettings.pitchRange)")
+        }
+        self.settings = settings
+        try Espeak.withEngine { () throws(VoiceError) in try Espeak.setVoice(settings.voice) }
+    }
+
+    /// The spoken text as mono audio at espeak-ng's own rate (22.05 kHz).
+    public func synthesize(_ text: String) throws(VoiceError) -> AudioClip {
+        let settings = settings
+        return try Espeak.withEngine { () throws(VoiceError) -> AudioClip in
+            try Espeak.setVoice(settings.voice)
+            try Espeak.setRate(settings.rate)
+            try Espeak.setPitch(settings.pitch)
+            let samples = try Espeak.synthesize(text)
+            return AudioClip(int16: samples, sampleRate: Espeak.outputRate, channels: 1)
+        }
+    }
+}
+
+/// espeak-ng's phonemiser, for words the recogniser's dictionary lacks.
+public enum Phonemizer {
+    /// espeak-ng's English phoneme mnemonics for `text` ("h@l'oU" style, "_"-separated).
+    public static func phonemes(of text: String, voice: String = "en-us") throws(VoiceError) -> String {
+        try Espeak.withEngine { () throws(VoiceError) -> String in
+            try Espeak.setVoice(voice)
+            return Espeak.phonemes(text)
+        }
+    }
+}
