@@ -1,0 +1,43 @@
+public import Foundation
+
+/// Where Hark finds the bundled apps and the project's model additions:
+/// an environment variable, else beside the working directory, else beside
+/// the executable (a build tree or an installed prefix).
+public enum HarkPaths {
+    public static func appsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        locate("apps", variable: "HARK_APPS", environment: environment)
+    }
+
+    public static func modelsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        locate("models", variable: "HARK_MODELS", environment: environment)
+    }
+
+    /// The project's pronunciation additions, if present.
+    public static func lexicon(in models: URL?) -> URL? {
+        guard let file = models?.appendingPathComponent("lexicon.dict"),
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return file
+    }
+
+    private static func locate(_ name: String, variable: String, environment: [String: String]) -> URL? {
+        if let configured = environment[variable], !configured.isEmpty {
+            return URL(fileURLWithPath: configured)
+        }
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        // .build/<triple>/debug/hark, or <prefix>/bin/hark with <prefix>/share/hark.
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(directory)
+            candidates.append(directory.appendingPathComponent("share/hark"))
+            directory = directory.deletingLastPathComponent()
+        }
+        for candidate in candidates {
+            let folder = candidate.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return folder.standardizedFileURL
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What Hark made of one recording: printed for people, or as one JSON object per line.
+public struct TurnReport: Sendable, Codable, Equatable {
+    public struct Timings: Sendable, Codable, Equatable {
+        /// Reading the file and converting it to 16 kHz mono.
+        public var audioSeconds: Double
+        /// Both decoding passes.
+        public var decodeSeconds: Double
+        /// Synthesising the reply.
+        public var speechSeconds: Double
+        /// Length of the recording.
+        public var recordingSeconds: Double
+
+        enum CodingKeys: String, CodingKey {
+            case audioSeconds = "audio_s", decodeSeconds = "decode_s", speechSeconds = "speech_s", recordingSeconds = "recording_s"
+        }
+    }
+
+    public var recording: String
+    /// The words heard; empty when nothing in the grammar was recognised.
+    public var text: String
+    /// The intent's name (e.g. "ChangeLightState"), or nil when rejected.
+    public var intent: String?
+    /// The app that owns the intent.
+    public var app: String?
+    /// Parameter name → value identifier.
+    public var slots: [String: String]
+    public var reply: String
+    public var confidence: Double
+    /// The raw grammar-over-phone-loop margin behind the confidence, for tuning the threshold.
+    public var margin: Double
+    public var rejected: Bool
+    /// Why the recording was rejected, if it was.
+    public var rejection: String?
+    public var timings: Timings
+
+    /// One line of JSON with sorted keys, so output is stable for scripts.
+    public func jsonLine() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// A few lines for a person at a terminal.
+    public func humanReadable() -> String {
+        var lines = ["\(recording):"]
+        lines.append("  heard:      \(text.isEmpty ? "(nothing in the grammar)" : "\"\(text)\"")")
+        if let intent, let app {
+            lines.append("  intent:     \(app).\(intent)")
+            for (name, value) in slots.sorted(by: { $0.key < $1.key }) {
+                lines.append("    \(name) = \(value)")
+            }
+        } else {
+            lines.append("  intent:     none (\(rejection ?? "rejected"))")
+        }
+        lines.append("  confidence: \(String(format: "%.2f", confidence))")
+        lines.append("  reply:      \"\(reply)\"")
+        let realTime = timings.recordingSeconds > 0 ? timings.decodeSeconds / timings.recordingSeconds : 0
+        lines.append(String(format: "  timings:    read %.0f ms, decode %.0f ms (%.3f × real time), speech %.0f ms",
+                            timings.audioSeconds * 1000, timings.decodeSeconds * 1000, realTime, timings.speechSeconds * 1000))
+        return lines.joined(separator: "\n")
+    }
+}

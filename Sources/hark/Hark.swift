@@ -1,0 +1,18 @@
+import ArgumentParser
+
+@main
+struct Hark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hark",
+        abstract: "An offline voice front end: hears requests, understands them against installed apps, answers in speech.",
+        discussion: """
+        Everything runs on this machine: pocketsphinx recognises speech against the phrases the
+        installed apps declare (each app is a folder with an app.yaml), espeak-ng speaks the answers.
+
+        Try it on a recording:   hark run audio-fixtures/home-en/turn_on_the_garage_light.wav
+        Speak some text:         hark say "Hello there" --out hello.wav
+        """,
+        version: "0.1.0",
+        subcommands: [Listen.self, Run.self, Say.self],
+        defaultSubcommand: nil)
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import HarkRuntime
+import HarkSpeech
+import HarkVoice
+
+/// Where the installed apps live.
+struct AppsOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Folder of apps (each a folder with an app.yaml), or one app's folder.",
+        discussion: "Defaults to $HARK_APPS, else the apps/ folder beside the working directory or the hark executable.",
+        valueName: "dir"))
+    var apps: String?
+
+    func appsDirectory() throws -> URL {
+        if let apps { return URL(fileURLWithPath: apps) }
+        guard let found = HarkPaths.appsDirectory() else {
+            throw ValidationError("no apps folder found: pass --apps DIR or set HARK_APPS")
+        }
+        return found
+    }
+}
+
+/// How Hark's voice sounds.
+struct VoiceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("espeak-ng voice, e.g. en-us, en-gb, en-us+f3.", valueName: "name"))
+    var voice = VoiceSettings().voice
+
+    @Option(help: ArgumentHelp("Speaking rate in words per minute (80–450).", valueName: "wpm"))
+    var rate = VoiceSettings().rate
+
+    func validate() throws {
+        guard VoiceSettings.rateRange.contains(rate) else {
+            throw ValidationError("--rate \(rate) is outside \(VoiceSettings.rateRange.lowerBound)–\(VoiceSettings.rateRange.upperBound) words per minute")
+        }
+    }
+
+    var settings: VoiceSettings { VoiceSettings(voice: voice, rate: rate) }
+}
+
+/// Recogniser knobs people may need when tuning for their room.
+struct RecognizerOptions: ParsableArguments {
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Reject results whose grammar-over-phone-loop margin is below this (default -1.8; closer to 0 rejects more).",
+                               valueName: "margin"))
+    var rejectionMargin: Double?
+
+    @Option(help: ArgumentHelp("Probability per phone of the garbage loop that catches speech outside the grammar (e.g. 1e-10); higher rejects more.",
+                               valueName: "p"))
+    var garbageProbability: Float?
+
+    @Option(help: ArgumentHelp("Write pocketsphinx's own log to this file.", valueName: "file"))
+    var decoderLog: String?
+
+    func validate() throws {
+        if let garbageProbability, !(garbageProbability > 0 && garbageProbability < 1) {
+            throw ValidationError("--garbage-probability must be between 0 and 1, not \(garbageProbability)")
+        }
+    }
+
+    var configuration: RecognizerConfiguration {
+        var configuration = RecognizerConfiguration()
+        if let rejectionMargin { configuration.rejectionMargin = rejectionMargin }
+        if let decoderLog { configuration.logFile = decoderLog }
+        if let garbageProbability { configuration.garbagePhoneProbability = garbageProbability }
+        return configuration
+    }
+}

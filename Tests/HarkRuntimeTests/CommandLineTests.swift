@@ -1,0 +1,127 @@
+import Foundation
+import HarkAudio
+import HarkTestSupport
+import Testing
+
+/// The `hark` executable, run as a person or a script would run it.
+@Suite(.serialized) struct CommandLineTests {
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// `hark` is built beside the test bundle by `swift build --build-tests`.
+    static func executable() throws -> URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [beside, beside.deletingLastPathComponent(), Fixtures.root.appendingPathComponent(".build/debug")]
+            .map { $0.appendingPathComponent("hark") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates.map(\.path).joined(separator: ", ")])
+        }
+        return found
+    }
+
+    static func hark(_ arguments: [String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.root
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                       errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func runPrintsOneJSONObjectPerRecordingAndWritesReplies() throws {
+        let directory = try temporaryDirectory()
+        let outcome = try Self.hark([
+            "run", "--json", "--apps", "apps", "--reply-out", directory.path,
+            "audio-fixtures/home-en/turn_on_the_garage_light.wav",
+            "audio-fixtures/synthetic/what_time_is_it.slt.wav",
+        ])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        let lines = outcome.output.split(separator: "\n")
+        try #require(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        for key in ["text", "intent", "slots", "reply", "confidence", "timings"] {
+            #expect(first[key] != nil, "missing \(key)")
+        }
+        #expect(first["text"] as? String == "turn on the garage light")
+        #expect(first["intent"] as? String == "ChangeLightState")
+        #expect(first["slots"] as? [String: String] == ["state": "on", "name": "garage light"])
+        #expect(first["reply"] as? String == "Turning on the garage light.")
+
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["intent"] as? String == "GetTime")
+
+        let reply = try WAVFile.read(contentsOf: directory.appendingPathComponent("turn_on_the_garage_light.reply.wav"))
+        #expect(reply.duration > 0.8)
+    }
+
+    @Test func runPrintsAReadableReport() throws {
+        let reply = try temporaryDirectory().appendingPathComponent("reply.wav")
+        let outcome = try Self.hark(["run", "--apps", "apps", "--reply-out", reply.path,
+                                     "audio-fixtures/home-en/turn_living_room_lamp_off.wav"])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("heard:      \"turn living room lamp off\""))
+        #expect(outcome.output.contains("intent:     home.ChangeLightState"))
+        #expect(outcome.output.contains("name = living room lamp"))
+        #expect(outcome.output.contains("reply:      \"Turning off the living room lamp.\""))
+        #expect(FileManager.default.fileExists(atPath: reply.path))
+    }
+
+    @Test func aBadRecordingIsReportedAndTheOthersStillAnswered() throws {
+        let directory = try temporaryDirectory()
+        let empty = directory.appendingPathComponent("empty.wav")
+        try Data().write(to: empty)
+        let outcome = try Self.hark(["run", "--json", "--apps", "apps", "--reply-out", directory.path,
+                                     empty.path, "audio-fixtures/home-en/what_time_is_it.wav"])
+        #expect(outcome.status == 66)
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        try #require(lines.count == 2)
+        #expect(lines[0].contains("\"error\""))
+        #expect(lines[0].contains("empty.wav"))
+        #expect(lines[1].contains("\"intent\":\"GetTime\""))
+        #expect(outcome.errors.contains("1 of 2 recordings could not be answered"))
+    }
+
+    @Test func aBrokenAppIsExplainedWithItsLine() throws {
+        let directory = try temporaryDirectory()
+        let app = directory.appendingPathComponent("broken")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try "name: Broken\nintents:\n  GetThing:\n    phrases: [get <thing>]\n    responses: {success: ok}\n"
+            .write(to: app.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        let outcome = try Self.hark(["run", "--apps", directory.path, "audio-fixtures/home-en/what_time_is_it.wav"])
+        #expect(outcome.status == 65)
+        #expect(outcome.errors.contains("broken/app.yaml:4: phrase \"get <thing>\" names <thing>, which is not a parameter of GetThing"))
+    }
+
+    @Test func sayWritesSpeech() throws {
+        let out = try temporaryDirectory().appendingPathComponent("hello.wav")
+        let outcome = try Self.hark(["say", "Hello from Hark", "--out", out.path, "--rate", "200"])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        let clip = try WAVFile.read(contentsOf: out)
+        #expect(clip.duration > 0.5)
+    }
+
+    @Test func badFlagsAreRefusedWithAReason() throws {
+        let outcome = try Self.hark(["say", "Hello", "--rate", "9000", "--out", "/tmp/x.wav"])
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains("--rate 9000 is outside"))
+    }
+
+    @Test func listenWithoutASoundCardSaysSoPlainly() throws {
+        guard !AudioDevices.hasSoundCard() else { return }
+        let outcome = try Self.hark(["listen", "--apps", "apps"])
+        #expect(outcome.status == 69)
+        #expect(outcome.errors.contains("no sound card"))
+        #expect(outcome.errors.contains("hark run"))
+    }
+}
