@@ -44,8 +44,13 @@ test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
+# The development corpus lives beside the repository; the figures go to bench-out/.
+CORPUS ?= ../shared/corpora/home-en
 bench: release
-	$(RELEASE_HARK) bench ../shared/corpora/home-en --apps apps
+	@mkdir -p bench-out
+	$(RELEASE_HARK) bench $(CORPUS) --apps apps --json bench-out/home-en.json
+	$(RELEASE_HARK) bench $(CORPUS) --apps apps --input-rate 48000 --json bench-out/home-en-48k.json
+	$(RELEASE_HARK) bench audio-fixtures/synthetic --apps apps --json bench-out/synthetic.json
 
 clean:
 	rm -rf .build

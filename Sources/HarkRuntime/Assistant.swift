@@ -61,13 +61,15 @@ public final class Assistant: Sendable {
     }
 
     /// Understands 16 kHz mono audio and prepares the spoken reply.
-    public func answer(samples: [Int16], name: String, audioSeconds: Double = 0) async throws -> (report: TurnReport, reply: AudioClip) {
+    /// `speaks: false` skips synthesis (for benchmarks of understanding alone); the reply clip is then empty.
+    public func answer(samples: [Int16], name: String, audioSeconds: Double = 0,
+                       speaks: Bool = true) async throws -> (report: TurnReport, reply: AudioClip) {
         let (recognized, interpretation) = try await recognition.recognize(samples)
         let match = interpretation.flatMap(catalog.match)
         let replyText = match?.successReply() ?? Self.didNotUnderstand
 
         let speechStarted = Date()
-        let reply = try await speech.speak(replyText)
+        let reply = speaks ? try await speech.speak(replyText) : AudioClip(samples: [], sampleRate: 22_050, channels: 1)
         let speechSeconds = Date().timeIntervalSince(speechStarted)
 
         let report = TurnReport(

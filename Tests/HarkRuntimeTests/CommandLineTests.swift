@@ -103,6 +103,34 @@ import Testing
         #expect(outcome.errors.contains("broken/app.yaml:4: phrase \"get <thing>\" names <thing>, which is not a parameter of GetThing"))
     }
 
+    @Test func benchMeasuresAFolderOfLabelledRecordings() throws {
+        let report = try temporaryDirectory().appendingPathComponent("bench.json")
+        let outcome = try Self.hark(["bench", "audio-fixtures/home-en", "--apps", "apps", "--json", report.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("commands accepted:    10/10 (100.0%)"))
+        #expect(outcome.output.contains("real-time factor:"))
+        #expect(outcome.errors.contains("decoding ["))
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        #expect(figures["commandsAccepted"] as? Int == 10)
+        #expect(figures["falseRejections"] as? Int == 0)
+        #expect((figures["peakResidentMegabytes"] as? Double ?? 0) > 10)
+    }
+
+    @Test func benchCountsOutsideSpeechAsFalseAcceptancesOnlyWhenAccepted() throws {
+        let directory = try temporaryDirectory()
+        for name in ["outside.the_quick_brown_fox.awb", "outside.open_the_front_door.slt", "tell_me_the_time.kal16"] {
+            for ext in ["wav", "json"] {
+                try FileManager.default.copyItem(at: Fixtures.audio("synthetic/\(name).\(ext)"),
+                                                 to: directory.appendingPathComponent("\(name).\(ext)"))
+            }
+        }
+        let outcome = try Self.hark(["bench", directory.path, "--apps", "apps"])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("recordings:           3 (1 in the grammar, 2 to reject)"))
+        #expect(outcome.output.contains("false acceptances:    0/2 (0.0%)"))
+        #expect(outcome.output.contains("commands accepted:    1/1 (100.0%)"))
+    }
+
     @Test func sayWritesSpeech() throws {
         let out = try temporaryDirectory().appendingPathComponent("hello.wav")
         let outcome = try Self.hark(["say", "Hello from Hark", "--out", out.path, "--rate", "200"])
