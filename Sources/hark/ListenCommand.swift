@@ -28,12 +28,14 @@ struct Listen: AsyncParsableCommand {
             let example = HarkPaths.appsDirectory().map { $0.deletingLastPathComponent()
                 .appendingPathComponent("audio-fixtures/home-en/turn_on_the_garage_light.wav").path }
                 ?? "request.wav"
+            // The path this binary was started by, so the suggestion can be pasted as it is.
+            let hark = CommandLine.arguments[0]
             printError("""
             hark: this machine has no sound card, so there is no microphone to listen on.
             Hark can answer a recording instead:
-                hark run \(example)
+                \(hark) run \(example) --reply-out reply.wav
             or speak into a file:
-                hark say "Hello" --out hello.wav
+                \(hark) say "Hello" --out hello.wav
             """)
             throw ExitCode(ExitStatus.unavailable)
         }
