@@ -104,23 +104,9 @@ private struct TemplateParser {
                 alternatives.append(current)
                 return alternatives
             case "(":
-                let start = position
-                position += 1
-                let inner = try parseAlternatives(closing: ")")
-                position += 1
-                if inner.contains(where: \.isEmpty) {
-                    throw TemplateError(template: source, offset: start, reason: "an alternative in ( … ) is empty; use [ … ] for optional words")
-                }
-                current.append(inner.count == 1 ? .choice([inner[0]]) : .choice(inner))
+                current.append(try parseGroup(closing: ")", optional: false))
             case "[":
-                let start = position
-                position += 1
-                let inner = try parseAlternatives(closing: "]")
-                position += 1
-                if inner.contains(where: \.isEmpty) {
-                    throw TemplateError(template: source, offset: start, reason: "an alternative in [ … ] is empty")
-                }
-                current.append(.choice(inner + [[]]))
+                current.append(try parseGroup(closing: "]", optional: true))
             case "<":
                 current.append(.parameter(try parseParameterName()))
             default:
@@ -130,6 +116,20 @@ private struct TemplateParser {
         if let closing { throw fail("missing \"\(closing)\"") }
         alternatives.append(current)
         return alternatives
+    }
+
+    /// `( a | b )` is a choice; `[ a | b ]` is the same choice plus saying nothing.
+    private mutating func parseGroup(closing: Character, optional: Bool) throws(TemplateError) -> PhraseTemplate.Element {
+        let start = position
+        position += 1
+        let inner = try parseAlternatives(closing: closing)
+        position += 1
+        if inner.contains(where: \.isEmpty) {
+            let hint = optional ? "" : "; use [ … ] for optional words"
+            throw TemplateError(template: source, offset: start,
+                                reason: "an alternative in \(optional ? "[ … ]" : "( … )") is empty\(hint)")
+        }
+        return .choice(optional ? inner + [[]] : inner)
     }
 
     private mutating func parseParameterName() throws(TemplateError) -> String {

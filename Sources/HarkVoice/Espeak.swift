@@ -78,7 +78,7 @@ enum Espeak {
             // TextToPhonemes advances the cursor a clause at a time and sets it to NULL at the end.
             while let current = cursor, UnsafePointer<CChar>(current.assumingMemoryBound(to: CChar.self)).pointee != 0 {
                 var pointer: UnsafeRawPointer? = current
-                guard let phonemes = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, Int32(Character("_").asciiValue!) << 8) else { break }
+                guard let phonemes = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, Int32(UInt8(ascii: "_")) << 8) else { break }
                 output.append(String(cString: phonemes))
                 if pointer == current { break }
                 cursor = pointer
