@@ -38,7 +38,11 @@ public final class Assistant: Sendable {
     public static func start(_ configuration: AssistantConfiguration) async throws -> Assistant {
         let catalog = try AppCatalog.load(from: configuration.appsDirectory)
         let recognition = RecognitionService()
-        try await recognition.prepare(configuration.recognizer, grammar: catalog.topLevelGrammar())
+        var pronounce: (@Sendable (String) throws -> [String])?
+        if let pronouncer = try Pronouncer.inModels(configuration.modelsDirectory) {
+            pronounce = { word in try pronouncer.phones(of: word) }
+        }
+        try await recognition.prepare(configuration.recognizer, grammar: catalog.topLevelGrammar(), pronounce: pronounce)
         let speech = try SpeechService(settings: configuration.voice)
         return Assistant(catalog: catalog, recognition: recognition, speech: speech,
                          loadSeconds: await recognition.loadSeconds)

@@ -13,15 +13,31 @@ public actor RecognitionService {
 
     public init() {}
 
-    /// Loads the model (once) and installs `grammar`.
-    public func prepare(_ configuration: RecognizerConfiguration, grammar: Grammar) throws(RecognitionError) {
+    /// Loads the model (once) and installs `grammar`. Words no dictionary knows are
+    /// given a pronunciation by `pronounce` first (espeak-ng's phonemiser, mapped to
+    /// the model's phones); without it they are refused by name.
+    public func prepare(_ configuration: RecognizerConfiguration, grammar: Grammar,
+                        pronounce: (@Sendable (String) throws -> [String])? = nil) throws {
         if recognizer == nil {
             let loaded = try Recognizer(configuration: configuration)
             loadSeconds = loaded.loadSeconds
             recognizer = loaded
         }
-        try loadedRecognizer().use(grammar)
+        let recognizer = try loadedRecognizer()
+        if let pronounce {
+            let unknown = recognizer.unknownWords(in: grammar)
+            var entries: [(word: String, phones: String)] = []
+            for word in unknown {
+                entries.append((word, try pronounce(word).joined(separator: " ")))
+            }
+            if !entries.isEmpty { try recognizer.addPronunciations(entries) }
+            guessedPronunciations = Dictionary(entries.map { ($0.word, $0.phones) }, uniquingKeysWith: { first, _ in first })
+        }
+        try recognizer.use(grammar)
     }
+
+    /// Words that were given espeak-ng's pronunciation because no dictionary had them.
+    public private(set) var guessedPronunciations: [String: String] = [:]
 
     public func use(_ grammar: Grammar) throws(RecognitionError) {
         try loadedRecognizer().use(grammar)

@@ -131,6 +131,15 @@ import Testing
         #expect(outcome.output.contains("commands accepted:    1/1 (100.0%)"))
     }
 
+    @Test func pronounceTellsWhereAPronunciationComesFrom() throws {
+        let out = try temporaryDirectory().appendingPathComponent("words.wav")
+        let outcome = try Self.hark(["pronounce", "garage", "Zorblax", "--out", out.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("garage: G ER AA ZH   (dictionary)"))
+        #expect(outcome.output.contains("zorblax: Z AO R B L AE K S   (espeak-ng)"))
+        #expect(try WAVFile.read(contentsOf: out).duration > 0.5)
+    }
+
     @Test func sayWritesSpeech() throws {
         let out = try temporaryDirectory().appendingPathComponent("hello.wav")
         let outcome = try Self.hark(["say", "Hello from Hark", "--out", out.path, "--rate", "200"])

@@ -161,6 +161,49 @@ struct Sidecar: Decodable {
         #expect(report.slots == slots)
     }
 
+    /// An app whose phrases use words no dictionary has: espeak-ng's pronunciation is used
+    /// for listening, and the same voice saying the phrase is understood.
+    @Test func listensForWordsTheDictionaryLacks() async throws {
+        let apps = try temporaryDirectory()
+        let folder = apps.appendingPathComponent("unicornchat")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+        name: UnicornChat
+        intents:
+          OpenInbox:
+            phrases: [open unicornchat, check zorblax messages]
+            responses:
+              success: Opening ${app}.
+        """.write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        var recognizer = RecognizerConfiguration()
+        recognizer.rejectionMargin = -4 // espeak-ng's voice; see lenientAssistant
+        let assistant = try await Assistant.start(AssistantConfiguration(
+            appsDirectory: apps, modelsDirectory: Fixtures.root.appendingPathComponent("models"), recognizer: recognizer))
+        #expect(await assistant.recognition.guessedPronunciations["unicornchat"] == "Y UW N IH K AO R N CH AE T")
+        let padding = [Int16](repeating: 0, count: 4_000)
+        for phrase in ["open unicornchat", "check zorblax messages"] {
+            let spoken = try await assistant.speech.speak(phrase)
+            let (report, _) = try await assistant.answer(samples: padding + (try spoken.pipelineSamples()) + padding, name: phrase)
+            #expect(report.text == phrase)
+            #expect(report.intent == "OpenInbox")
+            #expect(report.reply == "Opening UnicornChat.")
+        }
+    }
+
+    @Test func withoutAPhoneMapUnknownWordsAreNamed() async throws {
+        let apps = try temporaryDirectory()
+        let folder = apps.appendingPathComponent("unicornchat")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "name: UnicornChat\nintents:\n  OpenInbox:\n    phrases: [open unicornchat]\n    responses: {success: ok}\n"
+            .write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        await #expect {
+            _ = try await Assistant.start(AssistantConfiguration(appsDirectory: apps, modelsDirectory: nil))
+        } throws: { error in
+            guard let error = error as? RecognitionError, case .unknownWords(let words) = error.code else { return false }
+            return words == ["unicornchat"]
+        }
+    }
+
     @Test func namesTheFileThatIsNotAWAV() async throws {
         let assistant = try Self.assistant.get()
         let directory = try temporaryDirectory()

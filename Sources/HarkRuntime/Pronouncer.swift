@@ -1,0 +1,35 @@
+public import Foundation
+public import HarkSpeech
+import HarkVoice
+
+/// Pronunciations for words the dictionary lacks: espeak-ng's phonemiser,
+/// mapped to the acoustic model's phones. Hark then says a name the way it
+/// listens for it, because both come from espeak-ng's reading of the word.
+public struct Pronouncer: Sendable {
+    public static let mapFileName = "espeak2arpabet.tsv"
+
+    public let map: PhoneMap
+    public var voice: String
+
+    public init(map: PhoneMap, voice: String = "en-us") {
+        self.map = map
+        self.voice = voice
+    }
+
+    /// The pronouncer of the project's models folder, if its phone map is there.
+    public static func inModels(_ models: URL?) throws -> Pronouncer? {
+        guard let file = models?.appendingPathComponent(mapFileName),
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return Pronouncer(map: try PhoneMap(contentsOf: file))
+    }
+
+    /// ARPAbet phones for `word`, from espeak-ng.
+    public func phones(of word: String) throws -> [String] {
+        let mnemonics = try Phonemizer.phonemes(of: word, voice: voice)
+        let phones = try map.phones(fromEspeak: mnemonics, word: word)
+        guard !phones.isEmpty else {
+            throw RecognitionError(.pronunciation, "espeak-ng gave no phonemes for \"\(word)\"")
+        }
+        return phones
+    }
+}
