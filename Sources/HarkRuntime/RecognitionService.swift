@@ -44,9 +44,8 @@ public actor RecognitionService {
     }
 
     public func recognize(_ samples: [Int16]) throws(RecognitionError) -> (Recognition, Interpretation?) {
-        let recognizer = try loadedRecognizer()
-        let recognition = try recognizer.recognize(samples)
-        return (recognition, recognizer.interpret(recognition))
+        let recognition = try loadedRecognizer().recognize(samples)
+        return (recognition, recognition.interpretation)
     }
 
     public func pronunciation(of word: String) throws(RecognitionError) -> String? {

@@ -7,7 +7,6 @@ import Foundation
 final class Decoder {
     private let decoder: OpaquePointer
     private let config: OpaquePointer
-    private var installedSearches = Set<String>()
 
     struct Settings {
         var modelDirectory: String
@@ -109,7 +108,6 @@ final class Decoder {
         guard result >= 0 else {
             throw RecognitionError(.grammar, "ps_set_fsg could not install grammar \(name) (a word may be missing from the dictionary)", returnCode: result)
         }
-        installedSearches.insert(name)
         try activate(name)
     }
 
@@ -118,7 +116,6 @@ final class Decoder {
     func installPhoneLoop(name: String) throws(RecognitionError) {
         let result = ps_set_allphone(decoder, name, nil)
         guard result >= 0 else { throw RecognitionError(.grammar, "ps_set_allphone could not install the phone loop", returnCode: result) }
-        installedSearches.insert(name)
     }
 
     func activate(_ name: String) throws(RecognitionError) {
@@ -126,7 +123,11 @@ final class Decoder {
         guard result >= 0 else { throw RecognitionError(.grammar, "ps_set_search could not switch to \(name)", returnCode: result) }
     }
 
-    func hasSearch(_ name: String) -> Bool { installedSearches.contains(name) }
+    /// Frees a search that is no longer active.
+    func removeSearch(_ name: String) throws(RecognitionError) {
+        let result = ps_unset_search(decoder, name)
+        guard result >= 0 else { throw RecognitionError(.grammar, "ps_unset_search could not remove \(name)", returnCode: result) }
+    }
 
     // MARK: Decoding
 

@@ -1,3 +1,5 @@
+public import HarkGrammar
+
 /// The recogniser's verdict on one utterance.
 public struct Recognition: Sendable, Equatable {
     /// The words heard, in the grammar's spelling; empty when rejected.
@@ -12,6 +14,8 @@ public struct Recognition: Sendable, Equatable {
     /// Per-frame score margin of the grammar over the phone loop, the raw
     /// figure behind `confidence` (see `Confidence`).
     public var margin: Double
+    /// What the words mean under the grammar they were recognised with; nil when rejected.
+    public var interpretation: Interpretation?
     /// 10 ms frames decoded.
     public var frames: Int
     /// CPU-side wall time spent decoding, in seconds.

@@ -44,6 +44,7 @@ public final class Recognizer {
     private var activeGraph: WordGraph?
     private static let phoneLoopSearch = "hark-phone-loop"
     private var grammarGeneration = 0
+    private var grammarName: String { "hark-grammar-\(grammarGeneration)" }
 
     /// Seconds it took to load the model and dictionary.
     public let loadSeconds: Double
@@ -139,9 +140,13 @@ public final class Recognizer {
         }
         arcs.append((garbage, graph.final, nil, 1))
         // A fresh name each time: replacing the active search in place is unsafe here.
+        // Once the new one is active, the old one is freed, so grammars that change
+        // every turn do not pile up.
+        let previous = grammarGeneration > 0 ? grammarName : nil
         grammarGeneration += 1
-        try decoder.installGraph(name: "hark-grammar-\(grammarGeneration)", states: graph.stateCount + 1,
+        try decoder.installGraph(name: grammarName, states: graph.stateCount + 1,
                                  start: graph.start, final: graph.final, arcs: arcs)
+        if let previous { try decoder.removeSearch(previous) }
     }
 
     private func installPhoneLoop() throws(RecognitionError) {
@@ -156,7 +161,6 @@ public final class Recognizer {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
         let started = Date()
-        let grammarName = "hark-grammar-\(grammarGeneration)"
         try decoder.activate(grammarName)
         let hypothesis = try decoder.decodeWhole(samples)
 
@@ -171,6 +175,7 @@ public final class Recognizer {
         }
         let elapsed = Date().timeIntervalSince(started)
 
+        let interpretation = graph.interpret(hypothesis.words)
         var rejection: String?
         if hypothesis.words.isEmpty {
             rejection = "nothing in the grammar matched"
@@ -178,7 +183,7 @@ public final class Recognizer {
             rejection = "speech outside the grammar"
         } else if configuration.measuresConfidence, margin < configuration.rejectionMargin {
             rejection = "too unsure (margin \(String(format: "%.2f", margin)) < \(configuration.rejectionMargin))"
-        } else if graph.interpret(hypothesis.words) == nil {
+        } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }
         let isRejected = rejection != nil
@@ -189,14 +194,9 @@ public final class Recognizer {
                 ? 0 : Confidence.from(margin: margin, threshold: configuration.rejectionMargin),
             rejection: rejection,
             margin: margin,
+            interpretation: isRejected ? nil : interpretation,
             frames: hypothesis.frames,
             decodeSeconds: elapsed)
-    }
-
-    /// The meaning of an accepted recognition under the grammar in use.
-    public func interpret(_ recognition: Recognition) -> Interpretation? {
-        guard !recognition.isRejected else { return nil }
-        return activeGraph?.interpret(recognition.words)
     }
 }
 
