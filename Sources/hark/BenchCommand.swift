@@ -44,9 +44,7 @@ struct Bench: AsyncParsableCommand {
             throw ValidationError("\(directory) has no NAME.wav with a NAME.json sidecar")
         }
         do {
-            let assistant = try await Assistant.start(AssistantConfiguration(
-                appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
-                recognizer: recognizer.configuration))
+            let assistant = try await startAssistant(apps: apps, recognizer: recognizer)
             let bar = ProgressBar(label: "decoding")
             let report = try await Benchmark(assistant: assistant, inputRate: inputRate).run(recordings) { done, total in
                 bar.show(done, of: total)

@@ -40,9 +40,7 @@ struct Listen: AsyncParsableCommand {
             throw ExitCode(ExitStatus.unavailable)
         }
         do {
-            let assistant = try await Assistant.start(AssistantConfiguration(
-                appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
-                recognizer: recognizer.configuration, voice: voice.settings))
+            let assistant = try await startAssistant(apps: apps, recognizer: recognizer, voice: voice.settings)
             try await LiveLoop(assistant: assistant,
                                input: PCMDeviceSpec(name: inputDevice),
                                output: PCMDeviceSpec(name: outputDevice)).run()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HarkRuntime
 import HarkSpeech
+import HarkAudio
 import HarkVoice
 
 /// Where the installed apps live.
@@ -64,5 +65,26 @@ struct RecognizerOptions: ParsableArguments {
         if let decoderLog { configuration.logFile = decoderLog }
         if let garbageProbability { configuration.garbagePhoneProbability = garbageProbability }
         return configuration
+    }
+}
+
+/// Starts the assistant the way every command that answers requests does.
+func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings()) async throws -> Assistant {
+    try await Assistant.start(AssistantConfiguration(
+        appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
+        recognizer: recognizer.configuration, voice: voice))
+}
+
+/// Where speech goes: a WAV file when one is named, else the sound card.
+enum SpeechOutput {
+    /// Returns false when there was neither a file nor a sound card.
+    static func deliver(_ clip: AudioClip, to path: String?) throws -> Bool {
+        if let path {
+            try WAVFile.write(clip, to: URL(fileURLWithPath: path))
+            return true
+        }
+        guard AudioDevices.hasSoundCard() else { return false }
+        try PlaybackDevice(PCMDeviceSpec(name: "default")).play(clip)
+        return true
     }
 }

@@ -51,11 +51,7 @@ struct Pronounce: AsyncParsableCommand {
             guard !quiet else { return }
             let speech = try SpeechService(settings: voice.settings)
             let clip = try await speech.speak(words.joined(separator: ", "))
-            if let out {
-                try WAVFile.write(clip, to: URL(fileURLWithPath: out))
-            } else if AudioDevices.hasSoundCard() {
-                try PlaybackDevice(PCMDeviceSpec(name: "default")).play(clip)
-            } else {
+            if try !SpeechOutput.deliver(clip, to: out) {
                 printError("hark: no sound card to speak on; --out FILE writes the speech, --quiet skips it")
             }
         } catch {

@@ -40,9 +40,7 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         let assistant: Assistant
         do {
-            assistant = try await Assistant.start(AssistantConfiguration(
-                appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
-                recognizer: recognizer.configuration, voice: voice.settings))
+            assistant = try await startAssistant(apps: apps, recognizer: recognizer, voice: voice.settings)
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -84,18 +82,18 @@ struct ReplyPlayer {
     var several: Bool
 
     func deliver(_ reply: AudioClip, for recording: String, quiet: Bool) throws {
-        if let replyOut {
-            var target = URL(fileURLWithPath: replyOut)
-            if several {
-                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-                let name = URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent
-                target = target.appendingPathComponent("\(name).reply.wav")
-            }
-            try WAVFile.write(reply, to: target)
-            if !quiet { print("  reply audio: \(target.path)") }
-        } else if AudioDevices.hasSoundCard() {
-            try PlaybackDevice(PCMDeviceSpec(name: "default")).play(reply)
-        } else if !quiet {
+        var target = replyOut
+        if let replyOut, several {
+            let folder = URL(fileURLWithPath: replyOut)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let name = URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent
+            target = folder.appendingPathComponent("\(name).reply.wav").path
+        }
+        let delivered = try SpeechOutput.deliver(reply, to: target)
+        guard !quiet else { return }
+        if let target {
+            print("  reply audio: \(target)")
+        } else if !delivered {
             print("  (no sound card: the reply was not played; --reply-out FILE writes it)")
         }
     }

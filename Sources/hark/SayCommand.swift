@@ -26,11 +26,8 @@ struct Say: AsyncParsableCommand {
         do {
             let speech = try SpeechService(settings: voice.settings)
             let clip = try await speech.speak(text)
-            if let out {
-                try WAVFile.write(clip, to: URL(fileURLWithPath: out))
-                print(String(format: "wrote %.2f s of speech to %@", clip.duration, out))
-            } else if AudioDevices.hasSoundCard() {
-                try PlaybackDevice(PCMDeviceSpec(name: "default")).play(clip)
+            if try SpeechOutput.deliver(clip, to: out) {
+                if let out { print(String(format: "wrote %.2f s of speech to %@", clip.duration, out)) }
             } else {
                 printError("hark: there is no sound card to speak on; use --out FILE to write the speech to a WAV file")
                 throw ExitCode(ExitStatus.unavailable)
