@@ -18,7 +18,6 @@ extension WordGraph {
     /// Where several rules produce the same words the earliest rule wins,
     /// so a grammar's order is its tie-break.
     public func interpret(_ words: [String]) -> Interpretation? {
-        let outgoing = Dictionary(grouping: arcs, by: \.from)
         // Each live state keeps the first path that reached it: the marks
         // seen and the words spoken since the last parameter was entered.
         struct Path { var marks: [(WordGraph.Mark, wordIndex: Int)] }
@@ -28,7 +27,7 @@ extension WordGraph {
             while !queue.isEmpty {
                 let state = queue.removeFirst()
                 guard let path = reached[state] else { continue }
-                for arc in outgoing[arc: state] {
+                for arc in outgoing[state] ?? [] {
                     guard case .silent(let mark) = arc.label, reached[arc.to] == nil else { continue }
                     var extended = path
                     if let mark { extended.marks.append((mark, wordIndex)) }
@@ -44,7 +43,7 @@ extension WordGraph {
             var next: [Int: Path] = [:]
             for state in live.keys.sorted() {
                 guard let path = live[state] else { continue }
-                for arc in outgoing[arc: state] where arc.label == .word(word) && next[arc.to] == nil {
+                for arc in outgoing[state] ?? [] where arc.label == .word(word) && next[arc.to] == nil {
                     next[arc.to] = path
                 }
             }
@@ -75,8 +74,4 @@ extension WordGraph {
         guard let ruleIndex else { return nil }
         return Interpretation(tag: grammar.rules[ruleIndex].tag, ruleIndex: ruleIndex, values: values)
     }
-}
-
-private extension Dictionary where Key == Int, Value == [WordGraph.Arc] {
-    subscript(arc state: Int) -> [WordGraph.Arc] { self[state] ?? [] }
 }

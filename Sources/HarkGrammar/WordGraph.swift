@@ -30,6 +30,8 @@ public struct WordGraph: Sendable {
     public private(set) var stateCount = 2
     public private(set) var arcs: [Arc] = []
     public let grammar: Grammar
+    /// Arcs by the state they leave, built once: every interpretation walks it.
+    private(set) var outgoing: [Int: [Arc]] = [:]
 
     public init(_ grammar: Grammar) {
         self.grammar = grammar
@@ -39,6 +41,7 @@ public struct WordGraph: Sendable {
             let end = compile(rule.template.elements, from: entered, rule: rule)
             add(end, final, .silent(nil))
         }
+        outgoing = Dictionary(grouping: arcs, by: \.from)
     }
 
     private mutating func newState() -> Int {
