@@ -18,13 +18,27 @@ public struct Grammar: Sendable, Equatable {
     }
 
     /// One way of saying one value: "bedroom lamp" → identifier "bedroom_light".
+    ///
+    /// A value may instead be a `pattern` (a template of words, choices and
+    /// optional words, with no parameters) that stands for many values at once,
+    /// such as every time of day; its identifier is then empty and whoever built
+    /// the grammar reads the value from the words heard.
     public struct SpokenValue: Sendable, Equatable, Hashable {
         public var words: [String]
         public var identifier: String
+        public var pattern: PhraseTemplate?
 
         public init(words: [String], identifier: String) {
             self.words = words
             self.identifier = identifier
+            self.pattern = nil
+        }
+
+        /// Values read from the words: many sayings, one grammar branch.
+        public init(pattern: PhraseTemplate) {
+            self.words = []
+            self.identifier = ""
+            self.pattern = pattern
         }
 
         /// Splits `spoken` on spaces and lower-cases it, as templates do.
@@ -46,7 +60,10 @@ public struct Grammar: Sendable, Equatable {
         var words = Set<String>()
         for rule in rules { words.formUnion(rule.template.words) }
         for spokenValues in values.values {
-            for value in spokenValues { words.formUnion(value.words) }
+            for value in spokenValues {
+                words.formUnion(value.words)
+                if let pattern = value.pattern { words.formUnion(pattern.words) }
+            }
         }
         return words
     }

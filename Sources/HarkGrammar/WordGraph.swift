@@ -68,6 +68,9 @@ public struct WordGraph: Sendable {
                 let key = rule.parameterValues[name] ?? name
                 for value in grammar.values[key] ?? [] {
                     var position = entered
+                    if let pattern = value.pattern {
+                        position = compile(pattern.elements, from: entered, rule: rule)
+                    }
                     for word in value.words {
                         let next = newState()
                         add(position, next, .word(word))

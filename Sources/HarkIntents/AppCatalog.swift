@@ -12,8 +12,12 @@ public struct AppCatalog: Sendable {
         self.apps = apps
     }
 
-    /// Loads every app, reporting the problems of all of them at once.
-    public static func load(from directory: URL) throws(ManifestError) -> AppCatalog {
+    /// The wake phrase used when none is configured; no app phrase may contain it.
+    public static let defaultWakePhrase = "hey jarvis"
+
+    /// Loads every app, reporting the problems of all of them at once:
+    /// each manifest's own, then clashes between apps.
+    public static func load(from directory: URL, wakePhrase: String = defaultWakePhrase) throws(ManifestError) -> AppCatalog {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -42,7 +46,9 @@ public struct AppCatalog: Sendable {
             let file = folder.appendingPathComponent(manifestFileName)
             do {
                 let yaml = try String(contentsOf: file, encoding: .utf8)
-                apps.append(try ManifestReader.read(yaml: yaml, identifier: folder.lastPathComponent, file: file.path))
+                var app = try ManifestReader.read(yaml: yaml, identifier: folder.lastPathComponent, file: file.path)
+                app.folder = folder
+                apps.append(app)
             } catch let error as ManifestError {
                 problems += error.problems
             } catch {
@@ -50,7 +56,10 @@ public struct AppCatalog: Sendable {
             }
         }
         if !problems.isEmpty { throw ManifestError(problems: problems) }
-        return AppCatalog(apps: apps)
+        let catalog = AppCatalog(apps: apps)
+        let clashes = catalog.clashes(wakePhrase: wakePhrase)
+        if !clashes.isEmpty { throw ManifestError(problems: clashes) }
+        return catalog
     }
 
     /// Parses one manifest from text: for tests and tools that hold YAML in memory.
@@ -58,86 +67,202 @@ public struct AppCatalog: Sendable {
         try ManifestReader.read(yaml: yaml, identifier: identifier, file: file)
     }
 
-    /// Every phrase of every intent of every app: the grammar of the top level.
+    /// Problems no single manifest shows: one app taking another's name, the
+    /// same phrase in two apps, the wake word or a built-in command inside a phrase.
+    public func clashes(wakePhrase: String = defaultWakePhrase) -> [ManifestError.Problem] {
+        var problems: [ManifestError.Problem] = []
+        let wakeWords = Grammar.words(of: wakePhrase)
+        let reserved = Set(ReservedPhrases.all.map(Grammar.words(of:)))
+        var owners: [[String]: (app: AppManifest, phrase: PhraseTemplate)] = [:]
+        for (index, app) in apps.enumerated() {
+            for other in apps[..<index] {
+                let taken = Set(other.names.map { $0.lowercased() }).intersection(app.names.map { $0.lowercased() })
+                for name in taken.sorted() {
+                    problems.append(.init(file: app.file, line: nil,
+                                          reason: "the name \"\(name)\" is already \(other.identifier)'s (\(other.file))"))
+                }
+            }
+            var phrases = app.intents.flatMap(\.phrases) + app.shortcuts.map(\.phrase)
+            var seen = Set<PhraseTemplate>()
+            phrases = phrases.filter { seen.insert($0).inserted }
+            for phrase in phrases {
+                guard let sentences = PhraseExpansion.sentences(of: phrase) else { continue }
+                var reported = Set<String>()
+                for sentence in sentences {
+                    if !wakeWords.isEmpty, sentence.containsRun(wakeWords), reported.insert("wake").inserted {
+                        problems.append(.init(file: app.file, line: nil,
+                                              reason: "phrase \"\(phrase)\" contains the wake phrase \"\(wakePhrase)\""))
+                    }
+                    if reserved.contains(sentence), reported.insert("reserved").inserted {
+                        problems.append(.init(file: app.file, line: nil,
+                                              reason: "phrase \"\(phrase)\" can be \"\(sentence.joined(separator: " "))\", " +
+                                                      "which is Hark's own command"))
+                    }
+                    if let owner = owners[sentence], owner.app.identifier != app.identifier {
+                        if reported.insert("clash \(owner.app.identifier)").inserted {
+                            problems.append(.init(file: app.file, line: nil,
+                                                  reason: "phrase \"\(phrase)\" can be said the same way as \(owner.app.identifier)'s " +
+                                                          "\"\(owner.phrase)\" (\"\(sentence.joined(separator: " "))\")"))
+                        }
+                    } else if owners[sentence] == nil {
+                        owners[sentence] = (app, phrase)
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Warnings of every app, e.g. long invocation phrases.
+    public var warnings: [ManifestError.Problem] { apps.flatMap(\.warnings) }
+
+    /// Replaces the values of an app's type, e.g. with the options its handler supplies at run time.
+    public mutating func setValues(_ values: [EnumeratedValue], app identifier: String, type: String) {
+        guard let index = apps.firstIndex(where: { $0.identifier == identifier }),
+              var enumerated = apps[index].types[type] else { return }
+        enumerated.values = values
+        apps[index].types[type] = enumerated
+    }
+
+    public func app(_ identifier: String) -> AppManifest? {
+        apps.first { $0.identifier == identifier }
+    }
+
+    /// Every intent phrase and App Shortcut of every app: the grammar of the top level.
+    /// Tags are "app.Intent" for intent phrases and "app.Intent#shortcut.N" for App Shortcuts.
     public func topLevelGrammar() -> Grammar {
         var grammar = Grammar()
         for app in apps {
-            for (typeName, type) in app.types {
-                grammar.values[Self.valuesKey(app: app, type: typeName)] = type.values.flatMap { value in
-                    value.spokenForms.map { Grammar.SpokenValue(spoken: $0, identifier: value.identifier) }
-                }
-            }
             for intent in app.intents {
-                var parameterValues: [String: String] = [:]
-                for parameter in intent.parameters {
-                    parameterValues[parameter.name] = Self.valuesKey(app: app, type: parameter.typeName)
-                }
+                let parameterValues = addValues(of: intent, app: app, to: &grammar)
                 for phrase in intent.phrases {
                     grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent), template: phrase,
                                                       parameterValues: parameterValues))
                 }
             }
+            for (index, shortcut) in app.shortcuts.enumerated() {
+                guard let intent = app.intent(named: shortcut.intent) else { continue }
+                let parameterValues = addValues(of: intent, app: app, to: &grammar)
+                grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent) + "#shortcut.\(index)",
+                                                  template: shortcut.phrase, parameterValues: parameterValues))
+            }
         }
         return grammar
     }
 
+    /// Puts the spoken values of each of the intent's parameters into the grammar; returns parameter → values key.
+    @discardableResult
+    public func addValues(of intent: IntentDefinition, app: AppManifest, to grammar: inout Grammar) -> [String: String] {
+        var keys: [String: String] = [:]
+        for parameter in intent.parameters {
+            let key = Self.valuesKey(app: app, parameter: parameter)
+            keys[parameter.name] = key
+            if grammar.values[key] == nil {
+                grammar.values[key] = ValueReader.spokenValues(of: parameter.type, enumerated: enumeratedValues(of: parameter, in: app))
+            }
+        }
+        return keys
+    }
+
+    public func enumeratedValues(of parameter: ParameterDefinition, in app: AppManifest) -> [EnumeratedValue] {
+        parameter.enumerationName.flatMap { app.types[$0]?.values } ?? []
+    }
+
     /// The intent and values an interpretation of the top-level grammar stands for.
-    public func match(_ interpretation: Interpretation) -> IntentMatch? {
-        let parts = interpretation.tag.split(separator: ".", maxSplits: 1).map(String.init)
+    public func match(_ interpretation: Interpretation, reader: ValueReader = ValueReader()) -> IntentMatch? {
+        let tagParts = interpretation.tag.split(separator: "#", maxSplits: 1).map(String.init)
+        let parts = tagParts[0].split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2,
               let app = apps.first(where: { $0.identifier == parts[0] }),
               let intent = app.intent(named: parts[1]) else { return nil }
-        var values: [String: IntentMatch.Value] = [:]
-        for (name, value) in interpretation.values {
-            guard let parameter = intent.parameter(named: name),
-                  let enumerated = app.types[parameter.typeName]?.value(identifier: value.identifier) else { continue }
-            values[name] = IntentMatch.Value(identifier: enumerated.identifier, spoken: enumerated.spoken,
-                                             heard: value.spoken.joined(separator: " "))
+        var match = IntentMatch(app: app, intent: intent, values: [:])
+        if tagParts.count == 2, let index = Int(tagParts[1].dropFirst("shortcut.".count)), app.shortcuts.indices.contains(index) {
+            match.shortcut = index
+            for (name, preset) in app.shortcuts[index].presets {
+                guard let parameter = intent.parameter(named: name) else { continue }
+                let enumerated = enumeratedValues(of: parameter, in: app)
+                if case .value(let value) = reader.read(Grammar.words(of: preset), identifier: preset, type: parameter.type,
+                                                        enumerated: enumerated) {
+                    match.values[name] = IntentMatch.Value(value: value, heard: preset)
+                }
+            }
         }
-        return IntentMatch(app: app, intent: intent, values: values)
+        for (name, heard) in interpretation.values {
+            guard let parameter = intent.parameter(named: name) else { continue }
+            let enumerated = enumeratedValues(of: parameter, in: app)
+            let candidates = ValueReader.matching(heard.spoken, in: enumerated)
+            if candidates.count > 1 {
+                // Name the ambiguity the way the manifest writes it ("Amy", not "amy").
+                let written = candidates.flatMap(\.spokenForms).first { Grammar.words(of: $0) == heard.spoken }
+                match.ambiguous[name] = IntentMatch.Ambiguity(heard: written ?? heard.spoken.joined(separator: " "),
+                                                              candidates: candidates)
+                continue
+            }
+            switch reader.read(heard.spoken, identifier: heard.identifier, type: parameter.type, enumerated: enumerated) {
+            case .value(let value):
+                match.values[name] = IntentMatch.Value(value: value, heard: heard.spoken.joined(separator: " "))
+            case .unsupported(let reason):
+                match.unsupported[name] = reason
+            case .notAValue:
+                continue
+            }
+        }
+        return match
     }
 
     static func tag(app: AppManifest, intent: IntentDefinition) -> String {
         "\(app.identifier).\(intent.name)"
     }
 
-    static func valuesKey(app: AppManifest, type: String) -> String {
-        "\(app.identifier).\(type)"
+    static func valuesKey(app: AppManifest, parameter: ParameterDefinition) -> String {
+        switch parameter.type {
+        case .enumeration(let name): "\(app.identifier).\(name)"
+        case .integer(let range): "integer.\(range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "any")"
+        default: parameter.type.name
+        }
     }
 }
 
 /// A request understood: the app, the intent and the parameter values heard.
 public struct IntentMatch: Sendable, Equatable {
     public struct Value: Sendable, Equatable {
-        public var identifier: String
-        /// The value's own spoken name, used in replies.
-        public var spoken: String
+        public var value: ParameterValue
         /// What the person actually said for it (perhaps a synonym).
         public var heard: String
 
-        public init(identifier: String, spoken: String, heard: String) {
-            self.identifier = identifier
-            self.spoken = spoken
+        public init(value: ParameterValue, heard: String) {
+            self.value = value
             self.heard = heard
         }
+
+        public var identifier: String { value.identifier }
+        public var spoken: String { value.spoken }
     }
 
     public var app: AppManifest
     public var intent: IntentDefinition
     public var values: [String: Value]
+    /// Words that fit several values ("Amy" for Amy Smith and Amy Jones).
+    public struct Ambiguity: Sendable, Equatable {
+        public var heard: String
+        public var candidates: [EnumeratedValue]
 
-    /// The success reply, with parameters spoken by their names and Hark's own values filled in.
-    public func successReply(now: Date = Date(), locale: Locale = Locale(identifier: "en_US")) -> String {
-        var fill = values.mapValues(\.spoken)
-        fill["app"] = app.name
-        let time = DateFormatter()
-        time.locale = locale
-        time.dateFormat = "h:mm a"
-        fill["clock.time"] = time.string(from: now)
-        let date = DateFormatter()
-        date.locale = locale
-        date.dateFormat = "EEEE, MMMM d"
-        fill["clock.date"] = date.string(from: now)
-        return intent.responses.success.render(fill)
+        public init(heard: String, candidates: [EnumeratedValue]) {
+            self.heard = heard
+            self.candidates = candidates
+        }
+    }
+
+    /// Parameters whose words fit several values: the candidates, to ask which.
+    public var ambiguous: [String: Ambiguity] = [:]
+    /// Parameters whose words were understood but are not accepted, with the reason to speak.
+    public var unsupported: [String: String] = [:]
+    /// The App Shortcut that was said, by index, if it was one.
+    public var shortcut: Int?
+
+    public init(app: AppManifest, intent: IntentDefinition, values: [String: Value]) {
+        self.app = app
+        self.intent = intent
+        self.values = values
     }
 }

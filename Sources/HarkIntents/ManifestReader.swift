@@ -8,6 +8,7 @@ import Yams
 struct ManifestReader {
     private let file: String
     private var problems: [ManifestError.Problem] = []
+    private var warnings: [ManifestError.Problem] = []
 
     init(file: String) {
         self.file = file
@@ -42,38 +43,74 @@ struct ManifestReader {
     // MARK: Sections
 
     private mutating func manifest(_ top: Node.Mapping, identifier: String, at root: Node) -> AppManifest {
-        checkKeys(top, allowed: ["name", "alternativeNames", "description", "types", "intents"])
+        checkKeys(top, allowed: ["name", "alternativeNames", "description", "types", "intents", "systemIntents",
+                                 "shortcuts", "vocabulary", "handler"])
         let name = requiredString(top, "name", at: root) ?? identifier
         let alternativeNames = stringList(top["alternativeNames"]) ?? []
         var types: [String: EnumeratedType] = [:]
-        if let typesNode = top["types"] {
-            if let mapping = mapping(typesNode, what: "types") {
-                for (key, value) in mapping {
-                    guard let typeName = key.string else { continue }
-                    if let type = enumeratedType(typeName, value) { types[typeName] = type }
+        if let typesNode = top["types"], let mapping = mapping(typesNode, what: "types") {
+            for (key, value) in mapping {
+                guard let typeName = key.string else { continue }
+                if ParameterType.systemTypeNames.contains(typeName) {
+                    problem(at: key, "type \(typeName) is one of Hark's own types; give yours another name")
+                } else if let type = enumeratedType(typeName, value) {
+                    types[typeName] = type
                 }
             }
         }
         var intents: [IntentDefinition] = []
-        if let intentsNode = top["intents"] {
-            if let mapping = mapping(intentsNode, what: "intents") {
-                for (key, value) in mapping {
-                    guard let intentName = key.string else { continue }
-                    if let intent = intent(intentName, value, at: key, types: types) { intents.append(intent) }
+        if let intentsNode = top["intents"], let mapping = mapping(intentsNode, what: "intents") {
+            for (key, value) in mapping {
+                guard let intentName = key.string else { continue }
+                if let intent = intent(intentName, value, at: key, types: types) { intents.append(intent) }
+            }
+        }
+        if let systemNode = top["systemIntents"] {
+            for item in systemNode.sequence ?? [] {
+                guard let intentName = item.string, let definition = SystemIntents.definition(named: intentName) else {
+                    problem(at: item, "unknown system intent \"\(item.string ?? "")\"; Hark offers \(SystemIntents.catalogue)")
+                    continue
+                }
+                for (typeName, defaults) in definition.defaultTypes where types[typeName] == nil {
+                    types[typeName] = EnumeratedType(name: typeName, values: defaults.map { EnumeratedValue(identifier: $0, spoken: $0) })
+                }
+                for parameter in definition.parameters {
+                    if let typeName = parameter.enumerationName, types[typeName] == nil {
+                        problem(at: item, "\(intentName) needs a type \(typeName) under types: (usually dynamic: true, filled by the handler)")
+                    }
+                }
+                do {
+                    intents.append(try SystemIntents.intent(definition, appNames: [name] + alternativeNames))
+                } catch {
+                    problem(at: item, "\(intentName): \(error)")
                 }
             }
-        } else {
-            problem(at: root, "missing \"intents:\"; an app declares at least one intent")
+            if systemNode.sequence == nil { problem(at: systemNode, "systemIntents: is a list of intent names") }
         }
-        return AppManifest(identifier: identifier, name: name, alternativeNames: alternativeNames,
-                           description: top["description"]?.string, types: types, intents: intents, file: file)
+        var seenIntents = Set<String>()
+        for intent in intents where !seenIntents.insert(intent.name).inserted {
+            problem(at: root, "intent \(intent.name) is declared twice")
+        }
+        if intents.isEmpty {
+            problem(at: root, "no intents: an app declares at least one under intents: or systemIntents:")
+        }
+        let shortcuts = appShortcuts(top["shortcuts"], intents: intents, names: [name] + alternativeNames)
+        let vocabulary = vocabularyTerms(top["vocabulary"])
+        let handler = handlerSpec(top["handler"])
+        var manifest = AppManifest(identifier: identifier, name: name, alternativeNames: alternativeNames,
+                                   description: top["description"]?.string, types: types, intents: intents,
+                                   shortcuts: shortcuts, vocabulary: vocabulary, handler: handler, file: file)
+        manifest.warnings = warnings
+        return manifest
     }
 
     private mutating func enumeratedType(_ name: String, _ node: Node) -> EnumeratedType? {
         guard let body = mapping(node, what: "type \(name)") else { return nil }
-        checkKeys(body, allowed: ["values"])
-        guard let valuesNode = body["values"], let list = valuesNode.sequence, !list.isEmpty else {
-            problem(at: node, "type \(name) needs a non-empty list of values:")
+        checkKeys(body, allowed: ["values", "dynamic"])
+        let isDynamic = flag(body["dynamic"], default: false)
+        let list = body["values"]?.sequence ?? []
+        if list.isEmpty && !isDynamic {
+            problem(at: node, "type \(name) needs a non-empty list of values: (or dynamic: true, when the handler supplies them)")
             return nil
         }
         var values: [EnumeratedValue] = []
@@ -92,14 +129,15 @@ struct ManifestReader {
         }
         var seen = Set<String>()
         for value in values where !seen.insert(value.identifier).inserted {
-            problem(at: valuesNode, "type \(name) lists the value \"\(value.identifier)\" twice")
+            problem(at: body["values"] ?? node, "type \(name) lists the value \"\(value.identifier)\" twice")
         }
-        return EnumeratedType(name: name, values: values)
+        return EnumeratedType(name: name, values: values, isDynamic: isDynamic)
     }
 
     private mutating func intent(_ name: String, _ node: Node, at key: Node, types: [String: EnumeratedType]) -> IntentDefinition? {
         guard let body = mapping(node, what: "intent \(name)") else { return nil }
-        checkKeys(body, allowed: ["title", "description", "category", "parameters", "phrases", "responses"])
+        checkKeys(body, allowed: ["title", "description", "category", "verb", "parameters", "phrases", "responses",
+                                  "summary", "confirm", "authenticate"])
         if !Self.isVerbNoun(name) {
             problem(at: key, "intent name \"\(name)\" should be VerbNoun in UpperCamelCase, like ChangeLightState")
         }
@@ -112,72 +150,297 @@ struct ManifestReader {
                 problem(at: categoryNode, "unknown category \"\(categoryNode.string ?? "")\"; use one of \(known)")
             }
         }
+        let dialogue = CategoryDialogue.of(category)
+        var verb = dialogue.defaultVerb
+        if let verbNode = body["verb"] {
+            if let chosen = verbNode.string?.lowercased(), dialogue.verbs.contains(chosen) {
+                verb = chosen
+            } else {
+                problem(at: verbNode, "verb \"\(verbNode.string ?? "")\" is not one of the \(category.rawValue) category's verbs: " +
+                        dialogue.verbs.joined(separator: ", "))
+            }
+        }
 
         var parameters: [ParameterDefinition] = []
         if let parametersNode = body["parameters"], let mapping = mapping(parametersNode, what: "parameters") {
             for (parameterKey, parameterNode) in mapping {
                 guard let parameterName = parameterKey.string else { continue }
-                if let parameter = parameter(parameterName, parameterNode, types: types) { parameters.append(parameter) }
+                if let parameter = parameter(parameterName, parameterNode, types: types, earlier: parameters) {
+                    parameters.append(parameter)
+                }
             }
         }
 
         var phrases: [PhraseTemplate] = []
         if let phrasesNode = body["phrases"], let list = phrasesNode.sequence, !list.isEmpty {
             for item in list {
-                guard let source = item.string else {
-                    problem(at: item, "a phrase is a string")
-                    continue
-                }
-                do {
-                    let template = try PhraseTemplate(source)
-                    for reference in template.parameterNames where !parameters.contains(where: { $0.name == reference }) {
-                        problem(at: item, "phrase \"\(source)\" names <\(reference)>, which is not a parameter of \(name)")
-                    }
-                    phrases.append(template)
-                } catch {
-                    problem(at: item, error.description)
-                }
+                if let template = phrase(item, parameters: parameters, owner: name) { phrases.append(template) }
             }
         } else {
-            problem(at: node, "intent \(name) needs a non-empty list of phrases:")
+            problem(at: node, "intent \(name) needs a non-empty list of phrases: (example requests that run it)")
         }
 
-        var success: ResponseTemplate?
-        if let responsesNode = body["responses"], let responses = mapping(responsesNode, what: "responses") {
-            checkKeys(responses, allowed: ["success"])
-            if let successNode = responses["success"] {
-                success = responseTemplate(successNode, parameters: parameters)
+        var responses = ResponseTemplates()
+        if let responsesNode = body["responses"], let mapping = mapping(responsesNode, what: "responses") {
+            checkKeys(mapping, allowed: ["confirmation", "success", "inProgress", "failures"])
+            responses.confirmation = mapping["confirmation"].flatMap { responseTemplate($0, parameters: parameters) }
+            responses.success = mapping["success"].flatMap { responseTemplate($0, parameters: parameters) }
+            responses.inProgress = mapping["inProgress"].flatMap { responseTemplate($0, parameters: parameters) }
+            if let failuresNode = mapping["failures"], let failures = self.mapping(failuresNode, what: "failures") {
+                for (failureKey, failureNode) in failures {
+                    guard let failureName = failureKey.string else { continue }
+                    if let template = responseTemplate(failureNode, parameters: parameters) {
+                        responses.failures[failureName] = template
+                    }
+                }
             }
         }
-        if success == nil, body["responses"]?.mapping?["success"] == nil {
-            problem(at: node, "intent \(name) needs responses: with a success: reply")
-        }
 
-        let title = body["title"]?.string ?? name
-        guard let success else { return nil }
-        return IntentDefinition(name: name, title: title, description: body["description"]?.string,
-                                category: category, parameters: parameters, phrases: phrases,
-                                responses: ResponseTemplates(success: success))
+        let summary = body["summary"].flatMap { parameterSummary($0, parameters: parameters, types: types) }
+        let needsConfirmation = flag(body["confirm"], default: category == .order)
+        let needsAuthentication = flag(body["authenticate"], default: category == .order)
+        if category == .order, !needsConfirmation || !needsAuthentication, let node = body["confirm"] ?? body["authenticate"] {
+            problem(at: node, "intents of the order category have a financial impact: they are always confirmed and authenticated")
+        }
+        return IntentDefinition(name: name, title: body["title"]?.string ?? name, description: body["description"]?.string,
+                                category: category, verb: verb, parameters: parameters, phrases: phrases,
+                                responses: responses, summary: summary,
+                                needsConfirmation: category == .order || needsConfirmation,
+                                needsAuthentication: category == .order || needsAuthentication, systemDomain: nil)
     }
 
-    private mutating func parameter(_ name: String, _ node: Node, types: [String: EnumeratedType]) -> ParameterDefinition? {
+    private mutating func phrase(_ item: Node, parameters: [ParameterDefinition], owner: String) -> PhraseTemplate? {
+        guard let source = item.string else {
+            problem(at: item, "a phrase is a string")
+            return nil
+        }
+        do {
+            let template = try PhraseTemplate(source)
+            for reference in template.parameterNames {
+                guard let parameter = parameters.first(where: { $0.name == reference }) else {
+                    problem(at: item, "phrase \"\(source)\" names <\(reference)>, which is not a parameter of \(owner)")
+                    continue
+                }
+                if parameter.type == .text {
+                    problem(at: item, "phrase \"\(source)\": <\(reference)> is free text, which can only be asked for, not said inside a phrase")
+                }
+            }
+            return template
+        } catch {
+            problem(at: item, error.description)
+            return nil
+        }
+    }
+
+    private mutating func parameter(_ name: String, _ node: Node, types: [String: EnumeratedType],
+                                    earlier: [ParameterDefinition]) -> ParameterDefinition? {
         guard let body = mapping(node, what: "parameter \(name)") else { return nil }
-        checkKeys(body, allowed: ["type", "required", "prompt"])
-        guard let typeName = requiredString(body, "type", at: node) else { return nil }
-        if types[typeName] == nil {
-            let known = types.keys.sorted().joined(separator: ", ")
-            problem(at: body["type"] ?? node, "parameter \(name) has unknown type \"\(typeName)\"" +
-                    (known.isEmpty ? "; declare it under types:" : "; declared types: \(known)"))
-        }
-        var isRequired = false
-        if let requiredNode = body["required"] {
-            if let flag = requiredNode.bool { isRequired = flag } else { problem(at: requiredNode, "required: is true or false") }
-        }
+        checkKeys(body, allowed: ["type", "required", "prompt", "shortPrompt", "default", "defaultQuestion", "askWhen",
+                                  "range", "step"])
+        let isRequired = flag(body["required"], default: false)
         let prompt = body["prompt"]?.string
-        if isRequired, prompt == nil {
+        let defaultValue = body["default"]?.string
+        if isRequired, prompt == nil, defaultValue == nil {
             problem(at: node, "required parameter \(name) needs a prompt: to ask for it")
         }
-        return ParameterDefinition(name: name, typeName: typeName, isRequired: isRequired, prompt: prompt)
+        guard let typeName = requiredString(body, "type", at: node) else { return nil }
+        guard let type = parameterType(typeName, body, at: body["type"] ?? node, types: types, parameter: name) else { return nil }
+        if let defaultValue, let enumeration = type.enumerationName, let values = types[enumeration],
+           !values.isDynamic, values.value(identifier: defaultValue) == nil {
+            problem(at: body["default"] ?? node, "default \"\(defaultValue)\" is not a value of \(enumeration)")
+        }
+        var defaultQuestion: ResponseTemplate?
+        if let questionNode = body["defaultQuestion"] {
+            defaultQuestion = responseTemplate(questionNode, parameters: earlier + [.init(name: name, type: type, isRequired: false, prompt: nil)])
+            if defaultValue == nil { problem(at: questionNode, "defaultQuestion: offers the default: value, and there is none") }
+        }
+        var condition: ParameterCondition?
+        if let whenNode = body["askWhen"] {
+            condition = parameterCondition(whenNode, earlier: earlier, types: types)
+        }
+        return ParameterDefinition(name: name, type: type, isRequired: isRequired, prompt: prompt,
+                                   shortPrompt: body["shortPrompt"]?.string, defaultValue: defaultValue,
+                                   defaultQuestion: defaultQuestion, condition: condition)
+    }
+
+    private mutating func parameterType(_ typeName: String, _ body: Node.Mapping, at node: Node,
+                                        types: [String: EnumeratedType], parameter: String) -> ParameterType? {
+        let range = body["range"]?.sequence?.compactMap { $0.float }
+        if body["range"] != nil, range?.count != 2 || range.map({ $0[0] > $0[1] }) == true {
+            problem(at: body["range"] ?? node, "range: is [lowest, highest]")
+        }
+        let bounds = range.flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil }
+        if body["range"] != nil, !["integer", "decimal", "currency"].contains(typeName) {
+            problem(at: body["range"] ?? node, "range: applies to integer, decimal and currency parameters")
+        }
+        switch typeName {
+        case "text": return .text
+        case "boolean": return .boolean
+        case "dateTime": return .dateTime
+        case "duration": return .duration
+        case "integer": return .integer(bounds.map { Int($0.lowerBound)...Int($0.upperBound) })
+        case "decimal":
+            guard let bounds else {
+                problem(at: node, "decimal parameter \(parameter) needs a range: [lowest, highest]")
+                return nil
+            }
+            return .decimal(bounds, step: body["step"]?.float ?? 0)
+        case "currency": return .currency(bounds ?? 0...999.99)
+        default:
+            if types[typeName] == nil {
+                let known = (ParameterType.systemTypeNames + types.keys.sorted()).joined(separator: ", ")
+                problem(at: node, "parameter \(parameter) has unknown type \"\(typeName)\"; known types: \(known)")
+            }
+            // Kept (the manifest is refused anyway) so phrases naming the parameter are not reported too.
+            return .enumeration(typeName)
+        }
+    }
+
+    private mutating func parameterCondition(_ node: Node, earlier: [ParameterDefinition],
+                                             types: [String: EnumeratedType]) -> ParameterCondition? {
+        guard let mapping = node.mapping, mapping.count == 1, let (key, value) = mapping.first.map({ ($0.key, $0.value) }),
+              let parent = key.string else {
+            problem(at: node, "askWhen: names one earlier parameter and its value(s), e.g. askWhen: {orderType: delivery}")
+            return nil
+        }
+        guard let parentDefinition = earlier.first(where: { $0.name == parent }) else {
+            problem(at: key, "askWhen: names \(parent), which is not a parameter declared before this one")
+            return nil
+        }
+        let values = value.string.map { [$0] } ?? stringList(value) ?? []
+        if let enumeration = parentDefinition.enumerationName, let type = types[enumeration], !type.isDynamic {
+            for wanted in values where type.value(identifier: wanted) == nil {
+                problem(at: value, "askWhen: \"\(wanted)\" is not a value of \(enumeration)")
+            }
+        }
+        return ParameterCondition(parent: parent, values: values)
+    }
+
+    private mutating func parameterSummary(_ node: Node, parameters: [ParameterDefinition],
+                                           types: [String: EnumeratedType]) -> ParameterSummary? {
+        if node.string != nil {
+            return responseTemplate(node, parameters: parameters).map { ParameterSummary(template: $0) }
+        }
+        guard let body = mapping(node, what: "summary") else { return nil }
+        checkKeys(body, allowed: ["default", "variants"])
+        guard let defaultNode = body["default"], let template = responseTemplate(defaultNode, parameters: parameters) else {
+            problem(at: node, "summary: needs default: (and may list variants:)")
+            return nil
+        }
+        var variants: [(condition: ParameterCondition, template: ResponseTemplate)] = []
+        for item in body["variants"]?.sequence ?? [] {
+            guard let variant = item.mapping, let whenNode = variant["when"], let sayNode = variant["say"] else {
+                problem(at: item, "a summary variant has when: {parameter: value} and say:")
+                continue
+            }
+            if let condition = parameterCondition(whenNode, earlier: parameters, types: types),
+               let said = responseTemplate(sayNode, parameters: parameters) {
+                variants.append((condition, said))
+            }
+        }
+        return ParameterSummary(template: template, variants: variants)
+    }
+
+    private mutating func appShortcuts(_ node: Node?, intents: [IntentDefinition], names: [String]) -> [AppShortcut] {
+        guard let node else { return [] }
+        guard let list = node.sequence else {
+            problem(at: node, "shortcuts: is a list of {phrase:, intent:}")
+            return []
+        }
+        if list.count > Self.maximumShortcuts {
+            problem(at: node, "\(list.count) App Shortcuts; an app may offer at most \(Self.maximumShortcuts)")
+        }
+        var shortcuts: [AppShortcut] = []
+        for item in list {
+            guard let entry = mapping(item, what: "a shortcut") else { continue }
+            checkKeys(entry, allowed: ["phrase", "intent", "set"])
+            guard let intentName = requiredString(entry, "intent", at: item),
+                  let phraseNode = entry["phrase"] else {
+                if entry["phrase"] == nil { problem(at: item, "missing \"phrase:\"") }
+                continue
+            }
+            guard let intent = intents.first(where: { $0.name == intentName }) else {
+                problem(at: entry["intent"] ?? item, "shortcut names intent \(intentName), which the app does not declare")
+                continue
+            }
+            guard let template = phrase(phraseNode, parameters: intent.parameters, owner: intentName) else { continue }
+            if template.parameterNames.count > 1 {
+                problem(at: phraseNode, "an App Shortcut phrase takes at most one parameter; this one has " +
+                        template.parameterNames.map { "<\($0)>" }.joined(separator: ", "))
+            }
+            let expansions = PhraseExpansion.sentences(of: template, limit: 500)
+            let nameWords = names.map(Grammar.words(of:))
+            if let expansions, !expansions.allSatisfy({ sentence in nameWords.contains { sentence.containsRun($0) } }) {
+                problem(at: phraseNode, "an App Shortcut phrase must say the app's name (\(names.joined(separator: " or "))) every way it can be said")
+            }
+            if let shortest = expansions?.map({ Self.invocationLength($0, names: nameWords) }).min(),
+               shortest > Self.longInvocationWords {
+                warn(at: phraseNode, "the shortcut phrase \"\(template)\" is long (\(shortest) words besides the app name); " +
+                     "people remember two or three")
+            }
+            var presets: [String: String] = [:]
+            if let setNode = entry["set"], let set = mapping(setNode, what: "set") {
+                for (key, value) in set {
+                    guard let parameterName = key.string, let preset = value.string else { continue }
+                    if intent.parameter(named: parameterName) == nil {
+                        problem(at: key, "set: names \(parameterName), which is not a parameter of \(intentName)")
+                    }
+                    presets[parameterName] = preset
+                }
+            }
+            shortcuts.append(AppShortcut(phrase: template, intent: intentName, presets: presets))
+        }
+        return shortcuts
+    }
+
+    static let maximumShortcuts = 10
+    static let connectives: Set<String> = ["in", "with", "on", "using", "from", "at", "for"]
+
+    /// Words of a shortcut sentence besides the app's name and the word joining it ("in", "from").
+    static func invocationLength(_ sentence: [String], names: [[String]]) -> Int {
+        for name in names.sorted(by: { $0.count > $1.count }) where sentence.containsRun(name) {
+            guard let start = (0...(sentence.count - name.count)).first(where: { Array(sentence[$0..<($0 + name.count)]) == name })
+            else { continue }
+            let joined = start > 0 && connectives.contains(sentence[start - 1])
+            return sentence.count - name.count - (joined ? 1 : 0)
+        }
+        return sentence.count
+    }
+    static let longInvocationWords = 3
+
+    private mutating func vocabularyTerms(_ node: Node?) -> [VocabularyTerm] {
+        guard let node else { return [] }
+        var terms: [VocabularyTerm] = []
+        for item in node.sequence ?? [] {
+            if let word = item.string {
+                terms.append(VocabularyTerm(word: word.lowercased()))
+            } else if let entry = item.mapping {
+                checkKeys(entry, allowed: ["word", "pronunciation"])
+                guard let word = requiredString(entry, "word", at: item) else { continue }
+                let phones = entry["pronunciation"]?.string
+                if let phones, phones.split(separator: " ").contains(where: { !$0.allSatisfy { $0.isUppercase } }) {
+                    problem(at: entry["pronunciation"] ?? item, "pronunciation: is the model's phones in capitals, e.g. \"HH AA R K\"")
+                }
+                terms.append(VocabularyTerm(word: word.lowercased(), pronunciation: phones))
+            } else {
+                problem(at: item, "a vocabulary entry is a word, or {word:, pronunciation:}")
+            }
+        }
+        if node.sequence == nil { problem(at: node, "vocabulary: is a list of words") }
+        return terms
+    }
+
+    private mutating func handlerSpec(_ node: Node?) -> HandlerSpec {
+        guard let node else { return .inProcess }
+        guard let body = mapping(node, what: "handler") else { return .inProcess }
+        checkKeys(body, allowed: ["command", "timeout"])
+        guard let commandNode = body["command"], let command = stringList(commandNode), !command.isEmpty else {
+            problem(at: node, "handler: needs command: [program, arguments…] (run directly, never through a shell)")
+            return .inProcess
+        }
+        let timeout = body["timeout"]?.float ?? 5
+        if timeout <= 0 || timeout > 60 { problem(at: body["timeout"] ?? node, "timeout: is seconds between 0 and 60") }
+        return .program(command: command, timeoutSeconds: timeout)
     }
 
     private mutating func responseTemplate(_ node: Node, parameters: [ParameterDefinition]) -> ResponseTemplate? {
@@ -188,8 +451,10 @@ struct ManifestReader {
         do {
             let template = try ResponseTemplate(source)
             for name in template.placeholders
-            where !ResponseTemplate.systemPlaceholders.contains(name) && !parameters.contains(where: { $0.name == name }) {
-                problem(at: node, "response \"\(source)\" names ${\(name)}, which is not a parameter")
+            where !ResponseTemplate.systemPlaceholders.contains(name) && !name.hasPrefix("result.")
+                && !parameters.contains(where: { $0.name == name }) {
+                problem(at: node, "response \"\(source)\" names ${\(name)}, which is not a parameter " +
+                        "(values the handler returns are ${result.name})")
             }
             return template
         } catch {
@@ -207,6 +472,17 @@ struct ManifestReader {
 
     private mutating func problem(at node: Node, _ reason: String) {
         problems.append(.init(file: file, line: node.mark?.line, reason: reason))
+    }
+
+    private mutating func warn(at node: Node, _ reason: String) {
+        warnings.append(.init(file: file, line: node.mark?.line, reason: reason))
+    }
+
+    private mutating func flag(_ node: Node?, default value: Bool) -> Bool {
+        guard let node else { return value }
+        if let flag = node.bool { return flag }
+        problem(at: node, "expected true or false")
+        return value
     }
 
     private mutating func mapping(_ node: Node, what: String) -> Node.Mapping? {

@@ -1,95 +1,221 @@
 public import Foundation
 public import HarkAudio
-import HarkGrammar
+public import HarkDialogue
+public import HarkGrammar
 public import HarkIntents
 public import HarkSpeech
 public import HarkVoice
 
-/// Everything Hark needs to answer requests: the installed apps, the
-/// recogniser with their grammar, and a voice.
+/// Everything Hark needs to answer requests: the installed apps and their
+/// handlers, the recogniser, the PIN, and a voice.
 public struct AssistantConfiguration: Sendable {
     public var appsDirectory: URL
     public var modelsDirectory: URL?
     public var recognizer: RecognizerConfiguration
     public var voice: VoiceSettings
+    /// Handlers linked into Hark, by app folder name; other apps use their
+    /// manifest's program handler, or their templates alone.
+    public var inProcessHandlers: [String: any IntentHandler]
+    public var authenticator: any PINAuthenticator
+    /// Where apps' program handlers may keep data (HARK_APP_DATA is a folder per app under it).
+    public var dataDirectory: URL
+    public var wakePhrase: String
 
     public init(appsDirectory: URL, modelsDirectory: URL?, recognizer: RecognizerConfiguration = .init(),
-                voice: VoiceSettings = .init()) {
+                voice: VoiceSettings = .init(), inProcessHandlers: [String: any IntentHandler] = [:],
+                authenticator: any PINAuthenticator = PINFile(), dataDirectory: URL = HarkPaths.dataDirectory(),
+                wakePhrase: String = AppCatalog.defaultWakePhrase) {
         self.appsDirectory = appsDirectory
         self.modelsDirectory = modelsDirectory
         self.recognizer = recognizer
         self.voice = voice
+        self.inProcessHandlers = inProcessHandlers
+        self.authenticator = authenticator
+        self.dataDirectory = dataDirectory
+        self.wakePhrase = wakePhrase
         if let lexicon = HarkPaths.lexicon(in: modelsDirectory), !self.recognizer.lexicons.contains(lexicon) {
             self.recognizer.lexicons.append(lexicon)
         }
     }
 }
 
-/// One request in, one spoken answer out: recognise against the apps'
-/// phrases, resolve the intent and its values, and say the reply.
+/// One turn in, one spoken answer out: recognise against the grammar of the
+/// turn, let the dialogue engine resolve, confirm and handle, and say the reply.
 public final class Assistant: Sendable {
-    public static let didNotUnderstand = "Sorry, I didn't catch that."
+    public static let didNotUnderstand = DialogueEngine.didNotUnderstand
 
-    public let catalog: AppCatalog
     public let recognition: RecognitionService
     public let speech: SpeechService
+    public let conversation: ConversationService
     public let loadSeconds: Double
+    /// What went wrong while asking handlers for their options at start (the apps still work).
+    public let startupProblems: [String]
 
     public static func start(_ configuration: AssistantConfiguration) async throws -> Assistant {
-        let catalog = try AppCatalog.load(from: configuration.appsDirectory)
+        let (engine, problems) = try await dialogueEngine(configuration)
+        let catalog = engine.catalog
+        let conversation = ConversationService(engine)
+
         let recognition = RecognitionService()
         var pronounce: (@Sendable (String) throws -> [String])?
         if let pronouncer = try Pronouncer.inModels(configuration.modelsDirectory) {
             pronounce = { word in try pronouncer.phones(of: word) }
         }
-        try await recognition.prepare(configuration.recognizer, grammar: catalog.topLevelGrammar(), pronounce: pronounce)
+        let given = catalog.apps.flatMap(\.vocabulary).compactMap { term in term.pronunciation.map { (term.word, $0) } }
+        let (expectation, _) = await conversation.expectation()
+        try await recognition.prepare(configuration.recognizer, grammar: expectation.grammar, pronounce: pronounce,
+                                      pronunciations: given)
         let speech = try SpeechService(settings: configuration.voice)
-        return Assistant(catalog: catalog, recognition: recognition, speech: speech,
-                         loadSeconds: await recognition.loadSeconds)
+        return Assistant(recognition: recognition, speech: speech, conversation: conversation,
+                         loadSeconds: await recognition.loadSeconds, startupProblems: problems)
     }
 
-    private init(catalog: AppCatalog, recognition: RecognitionService, speech: SpeechService, loadSeconds: Double) {
-        self.catalog = catalog
+    /// The apps, their handlers and the conversation engine, without the
+    /// recogniser or the voice: all that a typed conversation needs.
+    /// Also returns what went wrong asking handlers for their options.
+    public static func dialogueEngine(_ configuration: AssistantConfiguration) async throws -> (DialogueEngine, [String]) {
+        let catalog = try AppCatalog.load(from: configuration.appsDirectory, wakePhrase: configuration.wakePhrase)
+        var engine = DialogueEngine(catalog: catalog, handlers: handlers(for: catalog, configuration),
+                                    authenticator: configuration.authenticator)
+        let problems = await engine.refreshDynamicOptions()
+        return (engine, problems)
+    }
+
+    /// In-process handlers first, then each app's program handler.
+    static func handlers(for catalog: AppCatalog, _ configuration: AssistantConfiguration) -> HandlerDirectory {
+        var directory = HandlerDirectory()
+        for app in catalog.apps {
+            switch app.handler {
+            case .inProcess:
+                if let handler = configuration.inProcessHandlers[app.identifier] { directory[app.identifier] = handler }
+            case .program(let command, let timeout):
+                directory[app.identifier] = ProgramHandler(
+                    app: app, command: command, timeoutSeconds: timeout,
+                    dataDirectory: configuration.dataDirectory.appendingPathComponent("apps").appendingPathComponent(app.identifier))
+            }
+        }
+        return directory
+    }
+
+    private init(recognition: RecognitionService, speech: SpeechService, conversation: ConversationService,
+                 loadSeconds: Double, startupProblems: [String]) {
         self.recognition = recognition
         self.speech = speech
+        self.conversation = conversation
         self.loadSeconds = loadSeconds
+        self.startupProblems = startupProblems
     }
 
-    /// Understands a recording and prepares the spoken reply.
-    public func answer(recordingAt url: URL) async throws -> (report: TurnReport, reply: AudioClip) {
+    /// The installed apps, with the options their handlers supplied.
+    public var catalog: AppCatalog {
+        get async { await conversation.catalog }
+    }
+
+    /// Understands a recording and prepares the spoken reply. `continuing`
+    /// treats it as the answer to the question Hark asked last; otherwise it
+    /// starts a new request.
+    public func answer(recordingAt url: URL, continuing: Bool = false) async throws -> (report: TurnReport, reply: AudioClip) {
         let started = Date()
         let clip = try WAVFile.read(contentsOf: url)
         let samples = try clip.pipelineSamples()
         let audioSeconds = Date().timeIntervalSince(started)
-        return try await answer(samples: samples, name: url.lastPathComponent, audioSeconds: audioSeconds)
+        return try await answer(samples: samples, name: url.lastPathComponent, audioSeconds: audioSeconds, continuing: continuing)
     }
 
     /// Understands 16 kHz mono audio and prepares the spoken reply.
     /// `speaks: false` skips synthesis (for benchmarks of understanding alone); the reply clip is then empty.
-    public func answer(samples: [Int16], name: String, audioSeconds: Double = 0,
-                       speaks: Bool = true) async throws -> (report: TurnReport, reply: AudioClip) {
-        let (recognized, interpretation) = try await recognition.recognize(samples)
-        let match = interpretation.flatMap(catalog.match)
-        let replyText = match?.successReply() ?? Self.didNotUnderstand
+    public func answer(samples: [Int16], name: String, audioSeconds: Double = 0, speaks: Bool = true,
+                       continuing: Bool = false) async throws -> (report: TurnReport, reply: AudioClip) {
+        if !continuing { await conversation.reset() }
+        let (expectation, version) = await conversation.expectation()
+        if version != installedVersion.value {
+            try await recognition.use(expectation.grammar)
+            installedVersion.value = version
+        }
+        let recognized = expectation.wantsFreeText
+            ? try await recognition.dictate(samples)
+            : try await recognition.recognize(samples).0
+
+        let input: DialogueInput
+        if !recognized.isRejected {
+            input = .words(recognized.words)
+        } else if recognized.frames == 0 || recognized.rejection == "nothing was heard" {
+            input = .silence
+        } else {
+            input = .notUnderstood
+        }
+        let (reply, match) = await conversation.respond(to: input, interpretation: recognized.interpretation)
+        let intent = reply.handled.map { ($0.request.app, $0.request.intent, $0.request.values.mapValues(\.identifier)) }
+            ?? match.map { ($0.app.identifier, $0.intent.name, $0.values.mapValues(\.identifier)) }
 
         let speechStarted = Date()
-        let reply = speaks ? try await speech.speak(replyText) : AudioClip(samples: [], sampleRate: 22_050, channels: 1)
+        let clip = speaks && !reply.speech.isEmpty
+            ? try await speech.speak(reply.speech) : AudioClip(samples: [], sampleRate: 22_050, channels: 1)
         let speechSeconds = Date().timeIntervalSince(speechStarted)
 
         let report = TurnReport(
             recording: name,
             text: recognized.text,
-            intent: match?.intent.name,
-            app: match?.app.identifier,
-            slots: match?.values.mapValues(\.identifier) ?? [:],
-            reply: replyText,
+            intent: intent?.1,
+            app: intent?.0,
+            slots: intent?.2 ?? [:],
+            reply: reply.speech,
             confidence: recognized.confidence,
             margin: recognized.margin,
-            rejected: match == nil,
-            rejection: match == nil ? (recognized.rejection ?? "no intent matched the words heard") : nil,
+            rejected: intent == nil && recognized.isRejected,
+            rejection: recognized.isRejected ? (recognized.rejection ?? "not understood")
+                : (intent == nil && !continuing ? "no intent matched the words heard" : nil),
+            expectsAnswer: reply.expectsAnswer,
+            handled: reply.handled != nil,
+            problem: reply.problem,
             timings: .init(audioSeconds: audioSeconds, decodeSeconds: recognized.decodeSeconds,
                            speechSeconds: speechSeconds,
                            recordingSeconds: Double(samples.count) / Double(PipelineAudio.sampleRate)))
-        return (report, reply)
+        return (report, clip)
+    }
+
+    /// The grammar version the recogniser holds; only the recognition path touches it.
+    private let installedVersion = VersionBox()
+}
+
+/// A counter shared by the turns of one assistant; turns never overlap.
+final class VersionBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = -1
+    var value: Int {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// The dialogue engine behind an actor: one conversation at a time.
+public actor ConversationService {
+    private var engine: DialogueEngine
+
+    public init(_ engine: DialogueEngine) {
+        self.engine = engine
+    }
+
+    public var catalog: AppCatalog { engine.catalog }
+
+    /// The grammar of the next turn and a number that changes whenever it does.
+    public func expectation() -> (TurnExpectation, Int) {
+        (engine.expectation, engine.expectationVersion)
+    }
+
+    /// Ends any conversation under way: the next turn is a new request.
+    public func reset() {
+        engine.reset()
+    }
+
+    /// The reply to a turn, and, when the turn began a request, the intent it matched.
+    public func respond(to input: DialogueInput, interpretation: Interpretation? = nil) async -> (DialogueReply, IntentMatch?) {
+        let match = engine.isInConversation ? nil : interpretation.flatMap { engine.catalog.match($0) }
+        // The engine is a value: work on a copy across the handler's suspensions, then keep it.
+        // Turns of one conversation never overlap, so nothing else changes it meanwhile.
+        var working = engine
+        let reply = await working.respond(to: input)
+        engine = working
+        return (reply, match)
     }
 }

@@ -92,6 +92,7 @@ public struct Benchmark: Sendable {
         var report = BenchmarkReport()
         report.modelLoadSeconds = assistant.loadSeconds
         var latencies: [Double] = []
+        let catalog = await assistant.catalog
         for (index, url) in recordings.enumerated() {
             let sidecarURL = url.deletingPathExtension().appendingPathExtension("json")
             let expected = try JSONDecoder().decode(ExpectedUnderstanding.self, from: Data(contentsOf: sidecarURL))
@@ -106,7 +107,7 @@ public struct Benchmark: Sendable {
             report.cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
             report.audioSeconds += clip.duration
             report.recordings += 1
-            score(turn, expected: expected, name: url.lastPathComponent, into: &report)
+            score(turn, expected: expected, name: url.lastPathComponent, catalog: catalog, into: &report)
             progress(index + 1, recordings.count)
         }
         latencies.sort()
@@ -116,7 +117,8 @@ public struct Benchmark: Sendable {
         return report
     }
 
-    private func score(_ turn: TurnReport, expected: ExpectedUnderstanding, name: String, into report: inout BenchmarkReport) {
+    private func score(_ turn: TurnReport, expected: ExpectedUnderstanding, name: String, catalog: AppCatalog,
+                       into report: inout BenchmarkReport) {
         guard let intent = expected.intent else {
             report.mustReject += 1
             if !turn.rejected {
@@ -134,7 +136,7 @@ public struct Benchmark: Sendable {
         let intentRight = heardIntent == intent.name
         if intentRight { report.intentsRight += 1 }
         var slotsRight = true
-        let match = assistant.catalog.apps.first { $0.identifier == turn.app }
+        let match = catalog.apps.first { $0.identifier == turn.app }
         for (slot, value) in expected.slots ?? [:] {
             let heard = turn.slots[slot]
             let spoken = heard.flatMap { identifier in

@@ -12,6 +12,24 @@ public enum HarkPaths {
         locate("models", variable: "HARK_MODELS", environment: environment)
     }
 
+    /// Where Hark keeps what it learns and what apps store: $XDG_DATA_HOME/hark, else ~/.local/share/hark.
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        xdg("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+    }
+
+    /// Where the owner's settings live: $XDG_CONFIG_HOME/hark, else ~/.config/hark.
+    public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        xdg("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
+    }
+
+    private static func xdg(_ variable: String, fallback: String, environment: [String: String]) -> URL {
+        if let base = environment[variable], base.hasPrefix("/") {
+            return URL(fileURLWithPath: base).appendingPathComponent("hark")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(fallback).appendingPathComponent("hark")
+    }
+
     /// The project's pronunciation additions, if present.
     public static func lexicon(in models: URL?) -> URL? {
         guard let file = models?.appendingPathComponent("lexicon.dict"),

@@ -17,30 +17,49 @@ public actor RecognitionService {
     /// given a pronunciation by `pronounce` first (espeak-ng's phonemiser, mapped to
     /// the model's phones); without it they are refused by name.
     public func prepare(_ configuration: RecognizerConfiguration, grammar: Grammar,
-                        pronounce: (@Sendable (String) throws -> [String])? = nil) throws {
+                        pronounce: (@Sendable (String) throws -> [String])? = nil,
+                        pronunciations: [(word: String, phones: String)] = []) throws {
         if recognizer == nil {
             let loaded = try Recognizer(configuration: configuration)
             loadSeconds = loaded.loadSeconds
             recognizer = loaded
         }
+        self.pronounce = pronounce
+        if !pronunciations.isEmpty { try addPronunciations(pronunciations) }
+        try use(grammar)
+    }
+
+    private var pronounce: (@Sendable (String) throws -> [String])?
+
+    /// Teaches the decoder pronunciations an app gives for its own words.
+    public func addPronunciations(_ entries: [(word: String, phones: String)]) throws {
         let recognizer = try loadedRecognizer()
-        if let pronounce {
-            let unknown = recognizer.unknownWords(in: grammar)
-            var entries: [(word: String, phones: String)] = []
-            for word in unknown {
-                entries.append((word, try pronounce(word).joined(separator: " ")))
-            }
-            if !entries.isEmpty { try recognizer.addPronunciations(entries) }
-            guessedPronunciations = Dictionary(entries.map { ($0.word, $0.phones) }, uniquingKeysWith: { first, _ in first })
-        }
-        try recognizer.use(grammar)
+        let missing = entries.filter { recognizer.pronunciation(of: $0.word) == nil }
+        if !missing.isEmpty { try recognizer.addPronunciations(missing) }
     }
 
     /// Words that were given espeak-ng's pronunciation because no dictionary had them.
     public private(set) var guessedPronunciations: [String: String] = [:]
 
-    public func use(_ grammar: Grammar) throws(RecognitionError) {
-        try loadedRecognizer().use(grammar)
+    /// Makes `grammar` the one utterances are decoded against, first giving
+    /// espeak-ng's pronunciation to any of its words no dictionary knows.
+    public func use(_ grammar: Grammar) throws {
+        let recognizer = try loadedRecognizer()
+        if let pronounce {
+            var entries: [(word: String, phones: String)] = []
+            for word in recognizer.unknownWords(in: grammar) {
+                entries.append((word, try pronounce(word).joined(separator: " ")))
+            }
+            if !entries.isEmpty { try recognizer.addPronunciations(entries) }
+            for entry in entries where guessedPronunciations[entry.word] == nil {
+                guessedPronunciations[entry.word] = entry.phones
+            }
+        }
+        try recognizer.use(grammar)
+    }
+
+    public func dictate(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
+        try loadedRecognizer().dictate(samples)
     }
 
     public func recognize(_ samples: [Int16]) throws(RecognitionError) -> (Recognition, Interpretation?) {

@@ -33,6 +33,12 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public var rejected: Bool
     /// Why the recording was rejected, if it was.
     public var rejection: String?
+    /// Hark asked a question and listens for the answer.
+    public var expectsAnswer: Bool = false
+    /// An intent was carried out in this turn.
+    public var handled: Bool = false
+    /// What went wrong underneath (a handler that failed), for logs.
+    public var problem: String?
     public var timings: Timings
 
     /// One line of JSON with sorted keys, so output is stable for scripts.
@@ -55,7 +61,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
             lines.append("  intent:     none (\(rejection ?? "rejected"))")
         }
         lines.append("  confidence: \(String(format: "%.2f", confidence))")
-        lines.append("  reply:      \"\(reply)\"")
+        lines.append("  reply:      \"\(reply)\"\(expectsAnswer ? " (waiting for an answer)" : "")")
+        if let problem { lines.append("  problem:    \(problem)") }
         let realTime = timings.recordingSeconds > 0 ? timings.decodeSeconds / timings.recordingSeconds : 0
         lines.append(String(format: "  timings:    read %.0f ms, decode %.0f ms (%.3f × real time), speech %.0f ms",
                             timings.audioSeconds * 1000, timings.decodeSeconds * 1000, realTime, timings.speechSeconds * 1000))

@@ -118,6 +118,12 @@ final class Decoder {
         guard result >= 0 else { throw RecognitionError(.grammar, "ps_set_allphone could not install the phone loop", returnCode: result) }
     }
 
+    /// An n-gram language model search, for free text (dictation).
+    func installLanguageModel(name: String, path: String) throws(RecognitionError) {
+        let result = ps_set_lm_file(decoder, name, path)
+        guard result >= 0 else { throw RecognitionError(.grammar, "ps_set_lm_file could not load \(path)", returnCode: result) }
+    }
+
     func activate(_ name: String) throws(RecognitionError) {
         let result = ps_set_search(decoder, name)
         guard result >= 0 else { throw RecognitionError(.grammar, "ps_set_search could not switch to \(name)", returnCode: result) }

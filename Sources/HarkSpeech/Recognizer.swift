@@ -6,9 +6,13 @@ public struct RecognizerConfiguration: Sendable {
     /// Debian's pocketsphinx-en-us.
     public static let debianModel = "/usr/share/pocketsphinx/model/en-us/en-us"
     public static let debianDictionary = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+    /// The general English language model of pocketsphinx-en-us, for dictation.
+    public static let debianLanguageModel = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"
 
     public var modelDirectory = RecognizerConfiguration.debianModel
     public var dictionary = RecognizerConfiguration.debianDictionary
+    /// Used only when a question asks for free text; loaded the first time one does.
+    public var languageModel = RecognizerConfiguration.debianLanguageModel
     /// Extra pronunciation files in the dictionary's format ("word PH O N E S"),
     /// e.g. the project's models/lexicon.dict; later files win.
     public var lexicons: [URL] = []
@@ -151,6 +155,38 @@ public final class Recognizer {
 
     private func installPhoneLoop() throws(RecognitionError) {
         try decoder.installPhoneLoop(name: Self.phoneLoopSearch)
+    }
+
+    // MARK: Dictation
+
+    private static let dictationSearch = "hark-dictation"
+    private var hasLanguageModel = false
+
+    /// Recognises free text with the general language model: for answers that
+    /// are not in any grammar (a message's content). Less accurate than a
+    /// grammar, and nothing is rejected except silence.
+    public func dictate(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
+        if !hasLanguageModel {
+            guard FileManager.default.fileExists(atPath: configuration.languageModel) else {
+                throw RecognitionError(.modelLoad, "no language model for dictation at \(configuration.languageModel)")
+            }
+            try decoder.installLanguageModel(name: Self.dictationSearch, path: configuration.languageModel)
+            hasLanguageModel = true
+        }
+        let started = Date()
+        try decoder.activate(Self.dictationSearch)
+        let hypothesis: Decoder.Hypothesis
+        do {
+            hypothesis = try decoder.decodeWhole(samples)
+        } catch {
+            try? decoder.activate(grammarName)
+            throw error
+        }
+        if activeGraph != nil { try decoder.activate(grammarName) }
+        let words = hypothesis.words.filter { !Phones.isGarbageWord($0) }
+        return Recognition(words: words, isRejected: words.isEmpty, confidence: words.isEmpty ? 0 : 1,
+                           rejection: words.isEmpty ? "nothing was heard" : nil, margin: 0, interpretation: nil,
+                           frames: hypothesis.frames, decodeSeconds: Date().timeIntervalSince(started))
     }
 
     // MARK: Recognition

@@ -3,6 +3,7 @@ import Foundation
 import HarkRuntime
 import HarkSpeech
 import HarkAudio
+import HarkExampleApps
 import HarkVoice
 
 /// Where the installed apps live.
@@ -70,9 +71,16 @@ struct RecognizerOptions: ParsableArguments {
 
 /// Starts the assistant the way every command that answers requests does.
 func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings()) async throws -> Assistant {
-    try await Assistant.start(AssistantConfiguration(
+    try await Assistant.start(assistantConfiguration(apps: apps, recognizer: recognizer, voice: voice))
+}
+
+/// The configuration every command shares: the apps, the example apps' Swift handlers, the owner's PIN.
+func assistantConfiguration(apps: AppsOptions, recognizer: RecognizerOptions? = nil,
+                            voice: VoiceSettings = VoiceSettings()) throws -> AssistantConfiguration {
+    AssistantConfiguration(
         appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
-        recognizer: recognizer.configuration, voice: voice))
+        recognizer: recognizer?.configuration ?? RecognizerConfiguration(), voice: voice,
+        inProcessHandlers: ExampleApps.handlers)
 }
 
 /// Where speech goes: a WAV file when one is named, else the sound card.

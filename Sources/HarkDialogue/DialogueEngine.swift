@@ -1,0 +1,666 @@
+public import Foundation
+public import HarkGrammar
+public import HarkIntents
+
+/// What the person did in one turn.
+public enum DialogueInput: Sendable, Equatable {
+    /// Words the recogniser heard (already constrained to the turn's grammar).
+    case words([String])
+    /// Typed text: read with the turn's grammar, and taken verbatim where free text is asked for.
+    case text(String)
+    /// Nothing was said before the listening timed out.
+    case silence
+    /// Something was said, and the recogniser rejected it.
+    case notUnderstood
+}
+
+/// What Hark says back, and whether it listens for an answer.
+public struct DialogueReply: Sendable, Equatable {
+    public var speech: String
+    /// A question was asked: listen again, without the wake word.
+    public var expectsAnswer: Bool
+    /// The intent that was carried out in this turn, if one was.
+    public var handled: HandledIntent?
+    /// What went wrong underneath, for logs (a handler that crashed, say); never spoken as is.
+    public var problem: String?
+
+    public var endsConversation: Bool { !expectsAnswer }
+}
+
+/// An intent carried out: for logs and, later, donations.
+public struct HandledIntent: Sendable, Equatable {
+    public var request: IntentRequest
+    public var response: HandlerResponse
+}
+
+/// What the next turn accepts: a grammar, and whether free text is wanted instead.
+public struct TurnExpectation: Sendable {
+    public var grammar: Grammar
+    /// The question asks for free text: recognise by dictation, and take what is heard.
+    public var wantsFreeText: Bool
+}
+
+/// The conversation: from what a person says to what Hark says and which
+/// handler calls it makes. Deterministic given its handlers and clock, and
+/// testable by text alone; the same engine runs behind the microphone.
+///
+/// Each request goes through the phases of the guidance: resolve every value
+/// (asking for missing ones, disambiguating, chaining parent and child
+/// questions), confirm where needed (always for orders, then with a PIN), and
+/// handle, speaking the app's templates or its category's default dialogue.
+public struct DialogueEngine: Sendable {
+    public static let didNotUnderstand = "Sorry, I didn't catch that."
+    static let givingUp = "Sorry, I still didn't get that. Let's leave it there."
+    static let cancelled = "OK."
+    static let nothingToRepeat = "I haven't said anything yet."
+    static let noPIN = "That needs your spoken PIN, and none is set yet. Set one on this machine with: hark pin set."
+    static let wrongPIN = "That PIN isn't right. Try once more."
+    static let wrongPINAgain = "Sorry, that PIN isn't right, so I won't go ahead."
+
+    public private(set) var catalog: AppCatalog
+    public var handlers: HandlerDirectory
+    public var authenticator: any PINAuthenticator
+    public var memory: UsageMemory
+    /// The time the engine thinks it is: replies and dates are read against it.
+    public var clock: @Sendable () -> Date
+
+    private var state: State = .idle
+    private var lastSpoken: String?
+    private var topLevel: Grammar
+    /// The grammar of the current turn, and its word graph for reading answers.
+    public private(set) var expectation: TurnExpectation
+    /// Changes whenever `expectation` does, so a recogniser recompiles only then.
+    public private(set) var expectationVersion = 0
+    private var graph: WordGraph
+
+    public init(catalog: AppCatalog, handlers: HandlerDirectory = HandlerDirectory(),
+                authenticator: any PINAuthenticator = FixedPIN(nil), memory: UsageMemory = UsageMemory(),
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.catalog = catalog
+        self.handlers = handlers
+        self.authenticator = authenticator
+        self.memory = memory
+        self.clock = clock
+        var top = catalog.topLevelGrammar()
+        top.rules += TurnGrammar.commands()
+        self.topLevel = top
+        self.expectation = TurnExpectation(grammar: top, wantsFreeText: false)
+        self.graph = WordGraph(top)
+    }
+
+    /// Whether a conversation is under way (a question is waiting for its answer).
+    public var isInConversation: Bool {
+        if case .idle = state { false } else { true }
+    }
+
+    // MARK: Dynamic options
+
+    /// Asks each app's handler for the values of its dynamic types and rebuilds
+    /// the top-level grammar. Returns what went wrong, app by app; the manifest's
+    /// own values stay in place for an app whose handler failed.
+    public mutating func refreshDynamicOptions() async -> [String] {
+        var problems: [String] = []
+        for app in catalog.apps {
+            let dynamicTypes = app.types.values.filter(\.isDynamic).map(\.name)
+            for typeName in dynamicTypes.sorted() {
+                guard let (intent, parameter) = app.intents.lazy.compactMap({ intent in
+                    intent.parameters.first { $0.enumerationName == typeName }.map { (intent, $0) }
+                }).first else { continue }
+                do {
+                    let request = IntentRequest(app: app.identifier, intent: intent.name, values: [:])
+                    if let values = try await handlers[app.identifier].options(for: parameter.name, of: request) {
+                        catalog.setValues(values, app: app.identifier, type: typeName)
+                    }
+                } catch {
+                    problems.append("\(app.identifier): options for \(typeName): \(error)")
+                }
+            }
+        }
+        var top = catalog.topLevelGrammar()
+        top.rules += TurnGrammar.commands()
+        topLevel = top
+        if case .idle = state { expect(top, freeText: false) }
+        return problems
+    }
+
+    // MARK: Turns
+
+    public mutating func respond(to input: DialogueInput) async -> DialogueReply {
+        let reply = await reply(to: input)
+        if !reply.speech.isEmpty { lastSpoken = reply.speech }
+        if reply.endsConversation {
+            state = .idle
+            expect(topLevel, freeText: false)
+        }
+        return reply
+    }
+
+    private mutating func reply(to input: DialogueInput) async -> DialogueReply {
+        let words: [String]
+        var typed: String?
+        switch input {
+        case .silence, .notUnderstood:
+            return notAccepted(silence: input == .silence)
+        case .words(let heard):
+            words = heard
+        case .text(let text):
+            words = Self.words(ofTyped: text)
+            typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard !words.isEmpty else { return notAccepted(silence: true) }
+        let interpretation = graph.interpret(words)
+
+        switch interpretation?.tag {
+        case TurnGrammar.Tag.cancel?:
+            return end(Self.cancelled)
+        case TurnGrammar.Tag.repeatThat?:
+            return DialogueReply(speech: lastSpoken ?? Self.nothingToRepeat, expectsAnswer: isInConversation)
+        case TurnGrammar.Tag.help?:
+            return help()
+        default:
+            break
+        }
+
+        guard case .asking(let question, var pending, _) = state else {
+            guard let interpretation, let match = catalog.match(interpretation, reader: reader) else {
+                return end(Self.didNotUnderstand)
+            }
+            return await start(match)
+        }
+        if expectation.wantsFreeText, case .value(let name) = question.kind {
+            let text = typed ?? words.joined(separator: " ")
+            pending.values[name] = ParameterValue(identifier: text, spoken: text)
+            pending.unresolved.insert(name)
+            return await advance(pending)
+        }
+        guard let interpretation else { return notAccepted(silence: false) }
+        return await answer(question, pending: pending, interpretation: interpretation)
+    }
+
+    /// Lower-cased words of typed text, without the punctuation people type.
+    static func words(ofTyped text: String) -> [String] {
+        Grammar.words(of: text).compactMap { word in
+            var trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ",!?;:\"“”"))
+            if trimmed.hasSuffix("."), !["a.m.", "p.m."].contains(trimmed) { trimmed.removeLast() }
+            return trimmed.isEmpty ? nil : trimmed
+        }
+    }
+
+    private var reader: ValueReader { ValueReader(now: clock()) }
+
+    // MARK: A new request
+
+    private mutating func start(_ match: IntentMatch) async -> DialogueReply {
+        var pending = Pending(app: match.app, intent: match.intent, isShortcut: match.shortcut != nil)
+        pending.values = match.values.mapValues(\.value)
+        pending.unresolved = Set(pending.values.keys)
+        pending.ambiguous = match.ambiguous.mapValues(\.candidates)
+        pending.heard = match.values.mapValues(\.heard)
+        for (name, ambiguity) in match.ambiguous { pending.heard[name] = ambiguity.heard }
+        pending.attributed = memory.isFamiliar(pending.key)
+        if let (name, reason) = match.unsupported.min(by: { $0.key < $1.key }) {
+            pending.preface = reason
+            pending.values[name] = nil
+        }
+        return await advance(pending)
+    }
+
+    /// Walks the request through resolve, confirm and handle until it needs the person again.
+    private mutating func advance(_ start: Pending) async -> DialogueReply {
+        var pending = start
+        let handler = handlers[pending.app.identifier]
+        do {
+            for parameter in pending.intent.parameters {
+                let name = parameter.name
+                guard isRelevant(parameter, in: pending) else {
+                    pending.values[name] = nil
+                    continue
+                }
+                if pending.resolved.contains(name) && !pending.unresolved.contains(name) { continue }
+                if let options = pending.ambiguous[name] {
+                    pending.ambiguous[name] = nil
+                    let heard = pending.heard[name] ?? parameter.name
+                    return ask(.choice(name, options), "Which \(heard)? \(Self.list(options.map(\.spoken), or: true))?",
+                               short: Self.list(options.map(\.spoken), or: true) + "?", pending: pending)
+                }
+                if pending.values[name] == nil {
+                    if let question = defaultQuestion(for: parameter, in: &pending) { return question }
+                    if pending.values[name] == nil {
+                        if parameter.isRequired { return askValue(parameter, pending: pending) }
+                        pending.resolved.insert(name)
+                        continue
+                    }
+                }
+                switch try await handler.resolve(name, in: pending.request) {
+                case .success(let value):
+                    pending.values[name] = value
+                    pending.resolved.insert(name)
+                    pending.unresolved.remove(name)
+                case .needsValue:
+                    pending.values[name] = nil
+                    return askValue(parameter, pending: pending)
+                case .disambiguation(let options):
+                    let heard = pending.values[name]?.spoken ?? name
+                    pending.values[name] = nil
+                    return ask(.choice(name, options), "Which \(heard)? \(Self.list(options.map(\.spoken), or: true))?",
+                               short: Self.list(options.map(\.spoken), or: true) + "?", pending: pending)
+                case .confirmationRequired(let value):
+                    pending.values[name] = nil
+                    return ask(.confirmValue(name, value), "Did you mean \(value.spoken)?", short: "\(value.spoken)?",
+                               pending: pending)
+                case .unsupported(let reason, let failure):
+                    let spoken = failure.flatMap { pending.intent.responses.failures[$0] }
+                        .map { render($0, pending, results: [:]) } ?? reason ?? "Sorry, that isn't available."
+                    pending.values[name] = nil
+                    pending.preface = spoken
+                    return askValue(parameter, pending: pending)
+                case .notRequired:
+                    pending.values[name] = nil
+                    pending.resolved.insert(name)
+                }
+            }
+
+            let dialogue = CategoryDialogue.of(pending.intent.category)
+            if pending.intent.needsConfirmation && !pending.confirmed {
+                let response = try await handler.confirm(pending.request)
+                if response.code != .ready && response.code != .success {
+                    return end(spoken(for: response, pending), pending: pending)
+                }
+                pending.results.merge(response.values) { _, new in new }
+                let custom = pending.intent.responses.confirmation.map { render($0, pending, results: pending.results) }
+                    ?? pending.intent.summary.map { render($0.template(for: pending.request.values.mapValues(\.identifier)), pending,
+                                                           results: pending.results) + "." }
+                let asked = dialogue.confirmation(verb: pending.intent.verb)
+                let question = [custom, asked].compactMap { $0 }.joined(separator: " ")
+                return ask(.confirmation, question, short: asked, pending: pending)
+            }
+            if pending.intent.needsAuthentication && !pending.authenticated {
+                guard await authenticator.isSet() else { return end(Self.noPIN, pending: pending) }
+                return ask(.pin, "What's your PIN?", short: "Your PIN?", pending: pending)
+            }
+
+            let response = try await handler.handle(pending.request)
+            pending.results.merge(response.values) { _, new in new }
+            let request = pending.request
+            if response.code == .success || response.code == .inProgress || response.code == .ready {
+                memory.recordUse(pending.key, values: request.values)
+            }
+            var reply = end(spoken(for: response, pending), pending: pending)
+            reply.handled = HandledIntent(request: request, response: response)
+            return reply
+        } catch let error as HandlerError {
+            var reply = end(error.spoken, pending: pending)
+            reply.problem = error.detail
+            return reply
+        } catch {
+            var reply = end("Sorry, \(pending.app.name) ran into a problem.", pending: pending)
+            reply.problem = "\(error)"
+            return reply
+        }
+    }
+
+    private func isRelevant(_ parameter: ParameterDefinition, in pending: Pending) -> Bool {
+        guard let condition = parameter.condition else { return true }
+        guard let parent = pending.values[condition.parent] else { return false }
+        return condition.values.contains(parent.identifier)
+    }
+
+    /// Fills in a default: silently, or by offering it ("Do you want coarse-ground coffee?").
+    /// The value chosen last time is offered before the manifest's default.
+    private mutating func defaultQuestion(for parameter: ParameterDefinition, in pending: inout Pending) -> DialogueReply? {
+        let name = parameter.name
+        guard !pending.declinedDefaults.contains(name) else { return nil }
+        let remembered = parameter.defaultQuestion == nil ? nil : memory.lastValue(pending.key, parameter: name)
+        guard let value = remembered ?? parameter.defaultValue.flatMap({ readDefault($0, parameter, pending.app) }) else { return nil }
+        guard let template = parameter.defaultQuestion else {
+            pending.values[name] = value
+            pending.unresolved.insert(name)
+            return nil
+        }
+        var offered = pending
+        offered.values[name] = value
+        let question = render(template, offered, results: [:])
+        return ask(.defaultValue(name, value), question, short: "\(value.spoken)?", pending: pending)
+    }
+
+    private func readDefault(_ source: String, _ parameter: ParameterDefinition, _ app: AppManifest) -> ParameterValue? {
+        let enumerated = catalog.enumeratedValues(of: parameter, in: app)
+        if case .value(let value) = reader.read(Grammar.words(of: source), identifier: source, type: parameter.type,
+                                                enumerated: enumerated) {
+            return value
+        }
+        return nil
+    }
+
+    // MARK: Answers
+
+    private mutating func answer(_ question: Question, pending start: Pending, interpretation: Interpretation) async -> DialogueReply {
+        var pending = start
+        let tag = interpretation.tag
+        switch question.kind {
+        case .value(let name), .choice(let name, _):
+            guard let parameter = pending.intent.parameter(named: name) else { return end(Self.cancelled) }
+            var picked: EnumeratedValue?
+            if case .choice(_, let options) = question.kind {
+                if tag.hasPrefix(TurnGrammar.Tag.ordinalPrefix), let index = Int(tag.dropFirst(TurnGrammar.Tag.ordinalPrefix.count)),
+                   options.indices.contains(index) {
+                    picked = options[index]
+                } else if let heard = interpretation.values[TurnGrammar.valueParameter] {
+                    let candidates = ValueReader.matching(heard.spoken, in: options)
+                    if candidates.count > 1 { return notAccepted(silence: false) }
+                    picked = candidates.first ?? options.first { $0.identifier == heard.identifier }
+                }
+                guard let picked else { return notAccepted(silence: false) }
+                pending.values[name] = ParameterValue(identifier: picked.identifier, spoken: picked.spoken)
+                pending.unresolved.insert(name)
+                return await advance(pending)
+            }
+            guard tag == TurnGrammar.Tag.value, let heard = interpretation.values[TurnGrammar.valueParameter] else {
+                return notAccepted(silence: false)
+            }
+            let enumerated = catalog.enumeratedValues(of: parameter, in: pending.app)
+            let candidates = ValueReader.matching(heard.spoken, in: enumerated)
+            if candidates.count > 1 {
+                pending.ambiguous[name] = candidates
+                pending.heard[name] = heard.spoken.joined(separator: " ")
+                return await advance(pending)
+            }
+            switch reader.read(heard.spoken, identifier: heard.identifier, type: parameter.type, enumerated: enumerated) {
+            case .value(let value):
+                pending.values[name] = value
+                pending.unresolved.insert(name)
+                return await advance(pending)
+            case .unsupported(let reason):
+                return reask(question, pending: pending, preface: reason)
+            case .notAValue:
+                return notAccepted(silence: false)
+            }
+
+        case .defaultValue(let name, let value):
+            if tag == TurnGrammar.Tag.yes {
+                pending.values[name] = value
+                pending.unresolved.insert(name)
+                return await advance(pending)
+            }
+            guard let parameter = pending.intent.parameter(named: name) else { return end(Self.cancelled) }
+            pending.declinedDefaults.insert(name)
+            if tag == TurnGrammar.Tag.no {
+                let options = catalog.enumeratedValues(of: parameter, in: pending.app)
+                if !options.isEmpty, options.count <= Self.longestSpokenList {
+                    let prompt = parameter.prompt ?? "Which one?"
+                    return ask(.choice(name, options), "\(prompt) \(Self.list(options.map(\.spoken), or: true))?",
+                               short: Self.list(options.map(\.spoken), or: true) + "?", pending: pending)
+                }
+                return askValue(parameter, pending: pending)
+            }
+            // A value said straight away instead of yes or no.
+            return await answer(Question(kind: .value(name), speech: question.speech, short: question.short),
+                                pending: pending, interpretation: interpretation)
+
+        case .confirmValue(let name, let value):
+            if tag == TurnGrammar.Tag.yes {
+                pending.values[name] = value
+                pending.resolved.insert(name)
+                pending.unresolved.remove(name)
+                return await advance(pending)
+            }
+            guard tag == TurnGrammar.Tag.no, let parameter = pending.intent.parameter(named: name) else {
+                return notAccepted(silence: false)
+            }
+            return askValue(parameter, pending: pending)
+
+        case .confirmation:
+            if tag == TurnGrammar.Tag.yes {
+                pending.confirmed = true
+                return await advance(pending)
+            }
+            guard tag == TurnGrammar.Tag.no else { return notAccepted(silence: false) }
+            return end(CategoryDialogue.of(pending.intent.category).declined, pending: pending)
+
+        case .pin:
+            guard tag == TurnGrammar.Tag.pin else { return notAccepted(silence: false) }
+            if await authenticator.verify(TurnGrammar.pinDigits(interpretation)) {
+                pending.authenticated = true
+                return await advance(pending)
+            }
+            guard case .asking(_, _, let attempts) = state, attempts == 0 else { return end(Self.wrongPINAgain, pending: pending) }
+            return reask(question, pending: pending, preface: nil, speech: Self.wrongPIN)
+        }
+    }
+
+    // MARK: Questions
+
+    private mutating func askValue(_ parameter: ParameterDefinition, pending: Pending) -> DialogueReply {
+        let familiar = memory.isFamiliar(pending.key)
+        let full = parameter.prompt ?? "What \(parameter.name)?"
+        let prompt = familiar ? (parameter.shortPrompt ?? full) : full
+        let options = catalog.enumeratedValues(of: parameter, in: pending.app)
+        let short = !options.isEmpty && options.count <= Self.longestSpokenList
+            ? Self.list(options.map(\.spoken), or: true) + "?" : (parameter.shortPrompt ?? full)
+        return ask(.value(parameter.name), prompt, short: short, pending: pending)
+    }
+
+    static let longestSpokenList = 5
+
+    private mutating func ask(_ kind: QuestionKind, _ speech: String, short: String, pending start: Pending) -> DialogueReply {
+        var pending = start
+        var spoken = speech
+        if let preface = pending.preface {
+            spoken = "\(preface) \(speech)"
+            pending.preface = nil
+        }
+        spoken = attribute(spoken, &pending)
+        let question = Question(kind: kind, speech: speech, short: short)
+        state = .asking(question, pending, attempts: 0)
+        expect(grammar(for: kind, pending: pending), freeText: isFreeText(kind, pending))
+        return DialogueReply(speech: spoken, expectsAnswer: true)
+    }
+
+    private func isFreeText(_ kind: QuestionKind, _ pending: Pending) -> Bool {
+        guard case .value(let name) = kind else { return false }
+        return pending.intent.parameter(named: name)?.type == .text
+    }
+
+    private func grammar(for kind: QuestionKind, pending: Pending) -> Grammar {
+        var grammar: Grammar
+        switch kind {
+        case .value(let name):
+            let parameter = pending.intent.parameter(named: name)
+            let values = parameter.map {
+                ValueReader.spokenValues(of: $0.type, enumerated: catalog.enumeratedValues(of: $0, in: pending.app))
+            } ?? []
+            grammar = TurnGrammar.answer(values: values)
+        case .choice(_, let options):
+            grammar = TurnGrammar.answer(values: ValueReader.spokenValues(of: .enumeration("choice"), enumerated: options))
+            grammar.rules += TurnGrammar.ordinalRules(count: options.count)
+        case .defaultValue(let name, _):
+            let parameter = pending.intent.parameter(named: name)
+            let values = parameter.map {
+                ValueReader.spokenValues(of: $0.type, enumerated: catalog.enumeratedValues(of: $0, in: pending.app))
+            } ?? []
+            grammar = TurnGrammar.answer(values: values)
+            grammar.rules += TurnGrammar.yesNo()
+        case .confirmValue, .confirmation:
+            grammar = Grammar(rules: TurnGrammar.yesNo())
+        case .pin:
+            grammar = TurnGrammar.pin()
+        }
+        grammar.rules += TurnGrammar.commands()
+        return grammar
+    }
+
+    private mutating func expect(_ grammar: Grammar, freeText: Bool) {
+        expectation = TurnExpectation(grammar: grammar, wantsFreeText: freeText)
+        expectationVersion += 1
+        graph = WordGraph(grammar)
+    }
+
+    /// Drops any conversation under way: the next turn is a new request.
+    public mutating func reset() {
+        guard isInConversation else { return }
+        state = .idle
+        expect(topLevel, freeText: false)
+    }
+
+    /// Nothing usable was heard: ask once more, shorter; the second time, give up.
+    private mutating func notAccepted(silence: Bool) -> DialogueReply {
+        guard case .asking(let question, let pending, _) = state else {
+            return silence ? DialogueReply(speech: "", expectsAnswer: false) : end(Self.didNotUnderstand)
+        }
+        return reask(question, pending: pending, preface: nil)
+    }
+
+    private mutating func reask(_ question: Question, pending: Pending, preface: String?, speech: String? = nil) -> DialogueReply {
+        guard case .asking(_, _, let attempts) = state, attempts == 0 else {
+            return end(Self.givingUp, pending: pending)
+        }
+        state = .asking(question, pending, attempts: attempts + 1)
+        let spoken = speech ?? [preface, question.short].compactMap { $0 }.joined(separator: " ")
+        return DialogueReply(speech: spoken, expectsAnswer: true)
+    }
+
+    private mutating func end(_ speech: String, pending: Pending? = nil) -> DialogueReply {
+        var spoken = speech
+        if var pending {
+            if let preface = pending.preface { spoken = "\(preface) \(spoken)" }
+            spoken = attribute(spoken, &pending)
+        }
+        state = .idle
+        return DialogueReply(speech: spoken, expectsAnswer: false)
+    }
+
+    /// Names the app the first time it speaks in a conversation, until the person knows it well.
+    private func attribute(_ speech: String, _ pending: inout Pending) -> String {
+        guard !pending.attributed else { return speech }
+        pending.attributed = true
+        return "\(pending.app.name): \(speech)"
+    }
+
+    // MARK: Help
+
+    private func help() -> DialogueReply {
+        guard case .asking(let question, let pending, _) = state else {
+            return DialogueReply(speech: HelpText.examples(catalog, reader: reader), expectsAnswer: false)
+        }
+        let options: [String]
+        switch question.kind {
+        case .value(let name):
+            if let parameter = pending.intent.parameter(named: name) {
+                let values = catalog.enumeratedValues(of: parameter, in: pending.app).map(\.spoken)
+                options = values.count <= Self.longestSpokenList ? values : Array(values.prefix(3))
+            } else {
+                options = []
+            }
+        case .choice(_, let values): options = values.map(\.spoken) + ["the first one"]
+        case .defaultValue, .confirmValue, .confirmation: options = ["yes", "no"]
+        case .pin: options = ["your PIN, digit by digit"]
+        }
+        let choices = options.isEmpty ? "" : "You can say \(Self.list(options, or: true)), or cancel. "
+        return DialogueReply(speech: choices + question.speech, expectsAnswer: true)
+    }
+
+    // MARK: Speaking
+
+    private func spoken(for response: HandlerResponse, _ pending: Pending) -> String {
+        let dialogue = CategoryDialogue.of(pending.intent.category)
+        let responses = pending.intent.responses
+        switch response.code {
+        case .success, .ready:
+            return responses.success.map { render($0, pending, results: pending.results) } ?? dialogue.success
+        case .inProgress:
+            return responses.inProgress.map { render($0, pending, results: pending.results) } ?? dialogue.inProgress
+        case .failure:
+            return response.failure.flatMap { responses.failures[$0] }.map { render($0, pending, results: pending.results) }
+                ?? dialogue.failure
+        case .continueInApp:
+            return "That has to be finished in \(pending.app.name) itself; I can't do it from here."
+        case .failureRequiringAppLaunch:
+            return "Sorry, \(pending.app.name) needs to be opened first."
+        }
+    }
+
+    private func render(_ template: ResponseTemplate, _ pending: Pending, results: [String: String]) -> String {
+        var fill = pending.values.mapValues(\.spoken)
+        for (name, value) in results { fill["result.\(name)"] = value }
+        fill["app"] = pending.app.name
+        let now = clock()
+        let time = DateFormatter()
+        time.locale = Locale(identifier: "en_US")
+        time.dateFormat = "h:mm a"
+        fill["clock.time"] = time.string(from: now)
+        time.dateFormat = "EEEE, MMMM d"
+        fill["clock.date"] = time.string(from: now)
+        return template.render(fill)
+    }
+
+    /// "A", "A or B", "A, B or C".
+    static func list(_ items: [String], or: Bool) -> String {
+        let joiner = or ? "or" : "and"
+        guard items.count > 1, let last = items.last else { return items.first.map(capitalised) ?? "" }
+        return capitalised(items.dropLast().joined(separator: ", ") + " \(joiner) \(last)")
+    }
+
+    static func capitalised(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
+    }
+}
+
+// MARK: State
+
+extension DialogueEngine {
+    enum QuestionKind: Sendable, Equatable {
+        case value(String)
+        case choice(String, [EnumeratedValue])
+        case defaultValue(String, ParameterValue)
+        case confirmValue(String, ParameterValue)
+        case confirmation
+        case pin
+    }
+
+    struct Question: Sendable {
+        var kind: QuestionKind
+        var speech: String
+        /// Said when the first answer was not understood: shorter.
+        var short: String
+    }
+
+    enum State: Sendable {
+        case idle
+        case asking(Question, Pending, attempts: Int)
+    }
+
+    /// A request on its way through resolve, confirm and handle.
+    struct Pending: Sendable {
+        var app: AppManifest
+        var intent: IntentDefinition
+        var isShortcut: Bool
+        var values: [String: ParameterValue] = [:]
+        /// What was said for each value, to name it in questions ("Which Amy?").
+        var heard: [String: String] = [:]
+        var ambiguous: [String: [EnumeratedValue]] = [:]
+        var resolved: Set<String> = []
+        /// Values given or changed since the handler last resolved them.
+        var unresolved: Set<String> = []
+        var declinedDefaults: Set<String> = []
+        var confirmed = false
+        var authenticated = false
+        /// Values the handler returned for `${result.…}` placeholders.
+        var results: [String: String] = [:]
+        /// Said before the next question (a specific error about the last answer).
+        var preface: String?
+        /// Whether the app has been named in this conversation (or needs no naming).
+        var attributed = false
+
+        init(app: AppManifest, intent: IntentDefinition, isShortcut: Bool) {
+            self.app = app
+            self.intent = intent
+            self.isShortcut = isShortcut
+        }
+
+        var key: String { "\(app.identifier).\(intent.name)" }
+
+        var request: IntentRequest {
+            IntentRequest(app: app.identifier, intent: intent.name, values: values)
+        }
+    }
+}

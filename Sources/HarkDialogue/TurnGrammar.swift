@@ -1,0 +1,89 @@
+public import HarkGrammar
+public import HarkIntents
+
+/// The grammars of the turns of a conversation: what each question accepts,
+/// plus the commands that work everywhere (cancel, repeat, help). Rule tags
+/// say what a match means.
+public enum TurnGrammar {
+    public enum Tag {
+        public static let cancel = "hark.cancel"
+        public static let repeatThat = "hark.repeat"
+        public static let help = "hark.help"
+        public static let yes = "answer.yes"
+        public static let no = "answer.no"
+        public static let value = "answer.value"
+        public static let pin = "answer.pin"
+        public static let ordinalPrefix = "answer.ordinal."
+    }
+
+    /// The parameter name values appear under in answer rules.
+    public static let valueParameter = "value"
+    static let valuesKey = "answer.values"
+    static let digitsKey = "answer.digits"
+    /// Ordinals people use to pick from a spoken list; the last one is "last".
+    static let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+    public static let pinLengths = 4...8
+
+    /// The commands of every turn, to add to any grammar.
+    public static func commands() -> [Grammar.Rule] {
+        rules(ReservedPhrases.cancel, tag: Tag.cancel) + rules(ReservedPhrases.repeatThat, tag: Tag.repeatThat)
+            + rules(ReservedPhrases.help, tag: Tag.help)
+    }
+
+    public static func yesNo() -> [Grammar.Rule] {
+        rules(ReservedPhrases.yes, tag: Tag.yes) + rules(ReservedPhrases.no, tag: Tag.no)
+    }
+
+    /// An answer that is one of `values`, said alone or after "the".
+    public static func answer(values: [Grammar.SpokenValue]) -> Grammar {
+        var grammar = Grammar(rules: [], values: [valuesKey: values])
+        if !values.isEmpty {
+            grammar.rules.append(Grammar.Rule(tag: Tag.value, template: template("[the] <\(valueParameter)>"),
+                                              parameterValues: [valueParameter: valuesKey]))
+        }
+        return grammar
+    }
+
+    /// "The second one", "the last one", "number two": picking from a list of `count`.
+    public static func ordinalRules(count: Int) -> [Grammar.Rule] {
+        var rules: [Grammar.Rule] = []
+        for index in 0..<min(count, ordinals.count) {
+            let word = ordinals[index]
+            let number = NumberWords.spoken(index + 1) ?? word
+            rules.append(Grammar.Rule(tag: Tag.ordinalPrefix + "\(index)",
+                                      template: template("([the] \(word) [one] | number \(number))")))
+        }
+        rules.append(Grammar.Rule(tag: Tag.ordinalPrefix + "\(count - 1)", template: template("[the] last [one]")))
+        return rules
+    }
+
+    /// A spoken PIN: four to eight digits.
+    public static func pin() -> Grammar {
+        let digits = NumberWords.units[0...9].enumerated().map { Grammar.SpokenValue(spoken: $0.element, identifier: "\($0.offset)") }
+            + [Grammar.SpokenValue(spoken: "oh", identifier: "0")]
+        var source = (1...pinLengths.lowerBound).map { "<d\($0)>" }.joined(separator: " ")
+        for extra in (pinLengths.lowerBound + 1)...pinLengths.upperBound { source += " [<d\(extra)>" }
+        source += String(repeating: "]", count: pinLengths.count - 1)
+        let names = pinLengths.upperBound
+        return Grammar(rules: [Grammar.Rule(tag: Tag.pin, template: template(source),
+                                            parameterValues: Dictionary(uniqueKeysWithValues: (1...names).map { ("d\($0)", digitsKey) }))],
+                       values: [digitsKey: digits])
+    }
+
+    /// The digits of a PIN interpretation, in order.
+    public static func pinDigits(_ interpretation: Interpretation) -> String {
+        (1...pinLengths.upperBound).compactMap { interpretation.values["d\($0)"]?.identifier }.joined()
+    }
+
+    static func rules(_ phrases: [String], tag: String) -> [Grammar.Rule] {
+        phrases.map { Grammar.Rule(tag: tag, template: template($0)) }
+    }
+
+    static func template(_ source: String) -> PhraseTemplate {
+        do {
+            return try PhraseTemplate(source)
+        } catch {
+            preconditionFailure("built-in phrase does not parse: \(error)")
+        }
+    }
+}

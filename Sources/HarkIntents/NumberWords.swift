@@ -1,0 +1,87 @@
+/// Cardinal numbers as English words, both ways: what the recogniser listens
+/// for ("one hundred and five") and the value it stands for (105).
+public enum NumberWords {
+    /// "zero" to "nineteen", by value.
+    public static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                        "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                        "seventeen", "eighteen", "nineteen"]
+    static let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+    /// The largest number `spoken` and `parse` handle.
+    public static let maximum = 999_999
+
+    /// "twenty one", "one hundred five", "two thousand"; nil outside 0…999,999.
+    public static func spoken(_ number: Int) -> String? {
+        guard (0...maximum).contains(number) else { return nil }
+        if number < 20 { return units[number] }
+        return words(number).joined(separator: " ")
+    }
+
+    private static func words(_ number: Int) -> [String] {
+        var result: [String] = []
+        var rest = number
+        if rest >= 1000 {
+            result += words(rest / 1000) + ["thousand"]
+            rest %= 1000
+        }
+        if rest >= 100 {
+            result += [units[rest / 100], "hundred"]
+            rest %= 100
+        }
+        if rest >= 20 {
+            result.append(tens[rest / 10])
+            if rest % 10 != 0 { result.append(units[rest % 10]) }
+        } else if rest > 0 || result.isEmpty {
+            result.append(units[rest])
+        }
+        return result
+    }
+
+    /// The number `words` say, or nil when they are not a number. Accepts
+    /// "a hundred", "one hundred and five", "oh" for zero, and digits.
+    public static func parse(_ words: [String]) -> Int? {
+        guard !words.isEmpty else { return nil }
+        if words.count == 1, let digits = Int(words[0]) { return digits }
+        var total = 0
+        var current = 0
+        var sawNumber = false
+        for (index, word) in words.enumerated() {
+            if let unit = units.firstIndex(of: word) {
+                current += unit
+                sawNumber = true
+            } else if word == "oh" {
+                sawNumber = true
+            } else if let ten = tens.firstIndex(of: word), ten >= 2 {
+                current += ten * 10
+                sawNumber = true
+            } else if word == "a", index + 1 < words.count, ["hundred", "thousand"].contains(words[index + 1]) {
+                current += 1
+            } else if word == "hundred" {
+                current = max(current, 1) * 100
+                sawNumber = true
+            } else if word == "thousand" {
+                total += max(current, 1) * 1000
+                current = 0
+                sawNumber = true
+            } else if word == "and" {
+                continue
+            } else {
+                return nil
+            }
+        }
+        return sawNumber ? total + current : nil
+    }
+
+    /// A template source for any number below a thousand, ready to nest
+    /// inside another template: "(zero | one | … | ninety nine)" and hundreds.
+    public static let belowThousandPattern: String = {
+        let unit = "(" + units[1...9].joined(separator: " | ") + ")"
+        let belowHundred = "(" + units.joined(separator: " | ") + " | (" +
+            tens[2...9].joined(separator: " | ") + ") [\(unit)])"
+        return "((a | \(unit)) hundred [[and] \(belowHundred)] | \(belowHundred))"
+    }()
+
+    /// A template source for any number up to 999,999.
+    public static let pattern: String =
+        "(\(belowThousandPattern) thousand [[and] \(belowThousandPattern)] | \(belowThousandPattern))"
+}

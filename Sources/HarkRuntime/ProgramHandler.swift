@@ -1,0 +1,293 @@
+public import Foundation
+public import HarkDialogue
+public import HarkIntents
+
+/// An app's handler that is a program of its own, in any language: Hark
+/// writes one JSON request per line to its stdin and reads one JSON reply per
+/// line from its stdout (the protocol is described in apps/messages/handler.py
+/// and the README).
+///
+/// The program is started directly (never through a shell) with a clean
+/// environment, in the app's folder, and kept running between requests. A
+/// program that crashes, hangs past its timeout or writes something that is not
+/// a reply is stopped; the person hears a specific error and the next request
+/// starts it again.
+public actor ProgramHandler: IntentHandler {
+    public let appName: String
+    public let command: [String]
+    public let timeout: Duration
+    private let folder: URL
+    private let environment: [String: String]
+
+    private var process: Process?
+    private var input: FileHandle?
+    private var errorTail = ErrorTail()
+    private var nextID = 0
+    private var waiting: (id: Int, continuation: CheckedContinuation<String?, Never>)?
+    private var buffered: [String] = []
+    private var ended = false
+
+    /// Directories searched for a bare program name, before Hark's own PATH.
+    static let cleanPath = "/usr/local/bin:/usr/bin:/bin"
+
+    public init(app: AppManifest, command: [String], timeoutSeconds: Double, dataDirectory: URL) {
+        self.appName = app.name
+        self.command = command
+        self.timeout = .milliseconds(Int(timeoutSeconds * 1000))
+        self.folder = app.folder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        self.environment = [
+            "PATH": Self.cleanPath,
+            "LANG": "C.UTF-8",
+            "HOME": ProcessInfo.processInfo.environment["HOME"] ?? "/",
+            "HARK_APP": app.identifier,
+            "HARK_APP_DIR": self.folder.path,
+            "HARK_APP_DATA": dataDirectory.path,
+        ]
+    }
+
+    // MARK: The phases
+
+    public func options(for parameter: String, of request: IntentRequest) async throws -> [EnumeratedValue]? {
+        let reply = try await exchange(phase: "options", request, parameter: parameter)
+        guard let options = reply["options"], !(options is NSNull) else { return nil }
+        return try Self.enumeratedValues(options, appName: appName)
+    }
+
+    public func resolve(_ parameter: String, in request: IntentRequest) async throws -> Resolution {
+        let reply = try await exchange(phase: "resolve", request, parameter: parameter)
+        switch reply["resolution"] as? String {
+        case "success":
+            return .success(try Self.parameterValue(reply["value"], appName: appName))
+        case "needsValue":
+            return .needsValue
+        case "disambiguation":
+            return .disambiguation(try Self.enumeratedValues(reply["options"] as Any, appName: appName))
+        case "confirmationRequired":
+            return .confirmationRequired(try Self.parameterValue(reply["value"], appName: appName))
+        case "unsupported":
+            return .unsupported(reason: reply["reason"] as? String, failure: reply["failure"] as? String)
+        case "notRequired":
+            return .notRequired
+        default:
+            throw unreadable("resolve reply without a known \"resolution\": \(reply)")
+        }
+    }
+
+    public func confirm(_ request: IntentRequest) async throws -> HandlerResponse {
+        try response(try await exchange(phase: "confirm", request))
+    }
+
+    public func handle(_ request: IntentRequest) async throws -> HandlerResponse {
+        try response(try await exchange(phase: "handle", request))
+    }
+
+    /// Stops the program (it is started again by the next request).
+    public func stop() {
+        guard let process else { return }
+        if process.isRunning { process.terminate() }
+        try? input?.close()
+        self.process = nil
+        self.input = nil
+    }
+
+    // MARK: The exchange
+
+    private func exchange(phase: String, _ request: IntentRequest, parameter: String? = nil) async throws -> [String: Any] {
+        try startIfNeeded()
+        nextID += 1
+        let id = nextID
+        var message: [String: Any] = [
+            "id": id, "phase": phase, "app": request.app, "intent": request.intent,
+            "values": request.values.mapValues { ["id": $0.identifier, "spoken": $0.spoken] },
+        ]
+        if let parameter { message["parameter"] = parameter }
+        let line: Data
+        do {
+            line = try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) + Data("\n".utf8)
+            try input?.write(contentsOf: line)
+        } catch {
+            let detail = "writing to \(command.joined(separator: " ")): \(error)"
+            stop()
+            throw HandlerError(spoken: "Sorry, \(appName) stopped working.", detail: detail)
+        }
+
+        guard let text = await nextLine(id: id) else {
+            let status = process.map { $0.isRunning ? "still running" : "exit status \($0.terminationStatus)" } ?? "not running"
+            let timedOut = process?.isRunning ?? false
+            let detail = "\(command.joined(separator: " ")): \(timedOut ? "no reply within \(timeout)" : "ended") (\(status))" +
+                errorTail.summary
+            stop()
+            throw HandlerError(spoken: timedOut ? "Sorry, \(appName) didn't answer in time." : "Sorry, \(appName) stopped working.",
+                               detail: detail)
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let reply = object as? [String: Any] else {
+            stop()
+            throw unreadable("not a JSON object: \(text.prefix(200))")
+        }
+        if let error = reply["error"] as? String {
+            throw HandlerError(spoken: "Sorry, \(appName) couldn't do that.", detail: "\(command.joined(separator: " ")): \(error)")
+        }
+        return reply
+    }
+
+    private func response(_ reply: [String: Any]) throws -> HandlerResponse {
+        guard let codeName = reply["code"] as? String, let code = ResponseCode(rawValue: codeName) else {
+            throw unreadable("reply without a known \"code\" (\(ResponseCode.allCases.map(\.rawValue).joined(separator: ", "))): \(reply)")
+        }
+        var values: [String: String] = [:]
+        for (key, value) in reply["values"] as? [String: Any] ?? [:] {
+            values[key] = value as? String ?? "\(value)"
+        }
+        return HandlerResponse(code: code, failure: reply["failure"] as? String, values: values)
+    }
+
+    private func unreadable(_ detail: String) -> HandlerError {
+        HandlerError(spoken: "Sorry, \(appName) sent a reply I couldn't read.", detail: "\(command.joined(separator: " ")): \(detail)")
+    }
+
+    // MARK: The process
+
+    private func startIfNeeded() throws {
+        if let process, process.isRunning { return }
+        stop()
+        guard let program = command.first, let executable = Self.locate(program, in: folder) else {
+            throw HandlerError(spoken: "Sorry, \(appName)'s handler isn't installed.",
+                               detail: "\(command.first ?? "(no command)") not found in \(folder.path) or on PATH")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = folder
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        do {
+            try process.run()
+        } catch {
+            throw HandlerError(spoken: "Sorry, \(appName)'s handler wouldn't start.", detail: "\(executable.path): \(error)")
+        }
+        self.process = process
+        self.input = stdin.fileHandleForWriting
+        buffered = []
+        ended = false
+        errorTail = ErrorTail()
+        let lines = Self.lines(of: stdout.fileHandleForReading)
+        let errors = Self.lines(of: stderr.fileHandleForReading)
+        Task { [weak self] in
+            for await line in lines { await self?.deliver(line) }
+            await self?.deliver(nil)
+        }
+        Task { [weak self] in
+            for await line in errors { await self?.noteError(line) }
+        }
+    }
+
+    private func nextLine(id: Int) async -> String? {
+        if !buffered.isEmpty { return buffered.removeFirst() }
+        if ended { return nil }
+        return await withCheckedContinuation { continuation in
+            waiting = (id, continuation)
+            let limit = timeout
+            Task { [weak self] in
+                try? await Task.sleep(for: limit)
+                await self?.expire(id: id)
+            }
+        }
+    }
+
+    private func deliver(_ line: String?) {
+        guard let line else {
+            ended = true
+            if let waiting { self.waiting = nil; waiting.continuation.resume(returning: nil) }
+            return
+        }
+        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        if let waiting {
+            self.waiting = nil
+            waiting.continuation.resume(returning: line)
+        } else {
+            buffered.append(line)
+        }
+    }
+
+    private func expire(id: Int) {
+        guard let waiting, waiting.id == id else { return }
+        self.waiting = nil
+        waiting.continuation.resume(returning: nil)
+    }
+
+    private func noteError(_ line: String) {
+        errorTail.append(line)
+    }
+
+    /// Lines read from a pipe on a thread of their own (reading blocks).
+    private static func lines(of handle: FileHandle) -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let thread = Thread {
+                var pending = Data()
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    pending += chunk
+                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                        continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                        pending = Data(pending[pending.index(after: newline)...])
+                    }
+                }
+                if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+                continuation.finish()
+            }
+            thread.start()
+        }
+    }
+
+    /// A program path relative to the app's folder, or a bare name looked up
+    /// on the clean PATH and then on Hark's own.
+    static func locate(_ program: String, in folder: URL) -> URL? {
+        let fileManager = FileManager.default
+        if program.contains("/") {
+            let url = program.hasPrefix("/") ? URL(fileURLWithPath: program) : folder.appendingPathComponent(program)
+            return fileManager.isExecutableFile(atPath: url.path) ? url : nil
+        }
+        let searched = cleanPath + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        for directory in searched.split(separator: ":") where !directory.isEmpty {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(program)
+            if fileManager.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    static func parameterValue(_ object: Any?, appName: String) throws -> ParameterValue {
+        guard let fields = object as? [String: Any], let id = fields["id"] as? String else {
+            throw HandlerError(spoken: "Sorry, \(appName) sent a reply I couldn't read.",
+                               detail: "a value is {\"id\": …, \"spoken\": …}, got \(String(describing: object))")
+        }
+        return ParameterValue(identifier: id, spoken: fields["spoken"] as? String ?? id)
+    }
+
+    static func enumeratedValues(_ object: Any, appName: String) throws -> [EnumeratedValue] {
+        guard let list = object as? [[String: Any]] else {
+            throw HandlerError(spoken: "Sorry, \(appName) sent a reply I couldn't read.",
+                               detail: "options are a list of {\"id\", \"spoken\", \"synonyms\"}, got \(object)")
+        }
+        return try list.map { fields in
+            guard let id = fields["id"] as? String else {
+                throw HandlerError(spoken: "Sorry, \(appName) sent a reply I couldn't read.", detail: "an option has no \"id\": \(fields)")
+            }
+            return EnumeratedValue(identifier: id, spoken: fields["spoken"] as? String ?? id,
+                                   synonyms: fields["synonyms"] as? [String] ?? [])
+        }
+    }
+
+    /// The last lines the program wrote to stderr, for the log when it fails.
+    struct ErrorTail {
+        private(set) var lines: [String] = []
+        mutating func append(_ line: String) {
+            lines.append(line)
+            if lines.count > 5 { lines.removeFirst() }
+        }
+        var summary: String { lines.isEmpty ? "" : "; stderr: " + lines.joined(separator: " | ") }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import HarkDialogue
+import HarkIntents
+import HarkRuntime
+
+/// `hark chat`: a conversation typed instead of spoken.
+struct Chat: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat",
+        abstract: "Talk to the installed apps by typing; prints what Hark would say.",
+        discussion: """
+        Each line you type is one turn, read with the same grammar the recogniser would use for
+        that turn, so what works here works spoken. An empty line is silence. Hark's commands work
+        at every turn: "cancel", "repeat", "what can I say".
+
+        With --script FILE, the conversation in FILE is played instead and every reply is checked:
+            you: order a large coffee
+            hark: Corner Cafe: Any milk? Whole milk, oat milk or cream?
+            handled: coffee.OrderCoffee milk=cream size=large
+        "pin: 1234" in a script sets the owner's PIN for that script (otherwise none is set).
+        Exits 1 when a reply differs from the script.
+        """)
+
+    @OptionGroup var apps: AppsOptions
+
+    @Option(help: ArgumentHelp("Play and check a scripted conversation.", valueName: "file"))
+    var script: String?
+
+    func run() async throws {
+        var configuration = try assistantConfiguration(apps: apps)
+        var parsedScript: ConversationScript?
+        if let script {
+            let text: String
+            do {
+                text = try String(contentsOf: URL(fileURLWithPath: script), encoding: .utf8)
+            } catch {
+                printError("hark: cannot read \(script): \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.noInput)
+            }
+            do {
+                parsedScript = try ConversationScript(text)
+            } catch {
+                printError("hark: \(script): \(error)")
+                throw ExitCode(ExitStatus.dataError)
+            }
+            configuration.authenticator = FixedPIN(parsedScript?.pin)
+        }
+        var engine: DialogueEngine
+        do {
+            let (made, problems) = try await Assistant.dialogueEngine(configuration)
+            engine = made
+            for problem in problems { printError("hark: warning: \(problem)") }
+        } catch {
+            throw fail(error)
+        }
+        for warning in engine.catalog.warnings { printError("hark: warning: \(warning)") }
+
+        if let parsedScript, let script {
+            let mismatches = await parsedScript.run(&engine) { said, reply in
+                print("you: \(said)")
+                print("hark: \(reply.speech)")
+            }
+            guard mismatches.isEmpty else {
+                for mismatch in mismatches { printError("hark: \(script): \(mismatch)") }
+                throw ExitCode(1)
+            }
+            print("(\(parsedScript.turns.count) turns, all as expected)")
+            return
+        }
+
+        let interactive = isatty(STDIN_FILENO) == 1
+        if interactive { print("Type what you would say; an empty line is silence; Ctrl-D ends.") }
+        while true {
+            if interactive {
+                print("you: ", terminator: "")
+                fflush(nil)
+            }
+            guard let line = readLine() else { break }
+            let reply = await engine.respond(to: line.trimmingCharacters(in: .whitespaces).isEmpty ? .silence : .text(line))
+            print("hark: \(reply.speech)")
+            if let problem = reply.problem { printError("hark: (\(problem))") }
+        }
+    }
+}

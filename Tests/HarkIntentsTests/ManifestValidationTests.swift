@@ -1,0 +1,260 @@
+import Foundation
+import HarkGrammar
+import HarkIntents
+import HarkTestSupport
+import Testing
+
+/// The rules a manifest must follow, each refused (or warned about) with its line and reason.
+@Suite struct ManifestValidationTests {
+    static func problems(_ yaml: String) -> [String] {
+        do {
+            _ = try AppCatalog.manifest(yaml: yaml, identifier: "app", file: "app.yaml")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    static func expectProblem(_ yaml: String, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let found = problems(yaml)
+        #expect(found.contains { $0.contains(fragment) }, "expected a problem containing \"\(fragment)\"; got \(found)",
+                sourceLocation: sourceLocation)
+    }
+
+    static let header = """
+    name: Soup Shack
+    types:
+      Soup:
+        values: [tomato, minestrone]
+    """
+
+    @Test func refusesATemplateNamingAnUnknownParameter() {
+        Self.expectProblem(Self.header + """
+
+        intents:
+          OrderSoup:
+            parameters:
+              soup: {type: Soup, required: true, prompt: Which soup?}
+            phrases: [order <soup>]
+            responses:
+              confirmation: That is ${total}.
+        """, "app.yaml:11: response \"That is ${total}.\" names ${total}, which is not a parameter")
+    }
+
+    @Test func acceptsHandlerResultsInTemplates() throws {
+        let app = try AppCatalog.manifest(yaml: Self.header + """
+
+        intents:
+          OrderSoup:
+            category: order
+            parameters:
+              soup: {type: Soup, required: true, prompt: Which soup?}
+            phrases: [order <soup>]
+            responses:
+              confirmation: That is ${result.total}.
+              failures:
+                outOfStock: Sorry, we're out of ${soup}.
+        """, identifier: "soup")
+        let intent = try #require(app.intent(named: "OrderSoup"))
+        #expect(intent.needsConfirmation && intent.needsAuthentication)
+        #expect(intent.responses.failures["outOfStock"]?.placeholders == ["soup"])
+        #expect(intent.verb == "order")
+    }
+
+    @Test func refusesAVerbOutsideTheCategory() {
+        Self.expectProblem("""
+        name: Notes
+        intents:
+          CreateNote:
+            category: create
+            verb: order
+            phrases: [new note]
+        """, "verb \"order\" is not one of the create category's verbs: create, add")
+    }
+
+    @Test func refusesToSkipConfirmationOfAnOrder() {
+        Self.expectProblem(Self.header + """
+
+        intents:
+          OrderSoup:
+            category: order
+            confirm: false
+            phrases: [order soup]
+        """, "always confirmed and authenticated")
+    }
+
+    @Test func refusesFreeTextInsideAPhrase() {
+        Self.expectProblem("""
+        name: Notes
+        intents:
+          CreateNote:
+            parameters:
+              text: {type: text, required: true, prompt: What should it say?}
+            phrases: [note <text>]
+        """, "<text> is free text")
+    }
+
+    @Test func refusesAChildAskedBeforeItsParent() {
+        Self.expectProblem(Self.header + """
+
+        intents:
+          OrderSoup:
+            parameters:
+              address: {type: text, askWhen: {orderType: delivery}, prompt: Where to?}
+            phrases: [order soup]
+        """, "askWhen: names orderType, which is not a parameter declared before this one")
+    }
+
+    @Test func refusesADefaultThatIsNotAValue() {
+        Self.expectProblem(Self.header + """
+
+        intents:
+          OrderSoup:
+            parameters:
+              soup: {type: Soup, default: gazpacho}
+            phrases: [order soup]
+        """, "default \"gazpacho\" is not a value of Soup")
+    }
+
+    @Test func refusesAnUnknownSystemIntentAndNamesTheKnownOnes() {
+        Self.expectProblem("""
+        name: Chirp
+        systemIntents: [SendFax]
+        """, "unknown system intent \"SendFax\"; Hark offers lists: AddToList; media: PlayMedia")
+    }
+
+    @Test func adoptsASystemIntentWithHarksPrompts() throws {
+        let app = try AppCatalog.manifest(yaml: """
+        name: Chirp
+        systemIntents: [SendMessage]
+        types:
+          Contact:
+            dynamic: true
+        """, identifier: "chirp")
+        let intent = try #require(app.intent(named: "SendMessage"))
+        #expect(intent.systemDomain == "messaging")
+        #expect(intent.parameter(named: "recipient")?.prompt == "Who do you want to send it to?")
+        #expect(intent.parameter(named: "content")?.type == .text)
+        #expect(app.types["Contact"]?.isDynamic == true)
+        // The app's name may be said at the end of its phrases.
+        let graph = WordGraph(AppCatalog(apps: [app]).topLevelGrammar())
+        #expect(graph.interpret(["send", "a", "message", "with", "chirp"])?.tag == "chirp.SendMessage")
+    }
+
+    @Test func refusesASystemIntentWithoutItsType() {
+        Self.expectProblem("""
+        name: Chirp
+        systemIntents: [SendMessage]
+        """, "SendMessage needs a type Contact under types:")
+    }
+
+    // MARK: App Shortcuts
+
+    static func shortcuts(_ list: String) -> String {
+        """
+        name: Serene
+        types:
+          Kind:
+            values: [morning, sleep]
+        intents:
+          StartMeditation:
+            category: start
+            parameters:
+              kind: {type: Kind}
+              minutes: {type: integer, range: [1, 60]}
+            phrases: [start meditation]
+        shortcuts:
+        \(list)
+        """
+    }
+
+    @Test func refusesAShortcutThatDoesNotNameTheApp() {
+        Self.expectProblem(Self.shortcuts("  - {phrase: 'start [<kind>] meditation', intent: StartMeditation}"),
+                           "must say the app's name")
+        Self.expectProblem(Self.shortcuts("  - {phrase: 'start meditation [in serene]', intent: StartMeditation}"),
+                           "must say the app's name")
+    }
+
+    @Test func refusesAShortcutWithTwoParameters() {
+        Self.expectProblem(Self.shortcuts("  - {phrase: start <kind> meditation for <minutes> in serene, intent: StartMeditation}"),
+                           "at most one parameter; this one has <kind>, <minutes>")
+    }
+
+    @Test func refusesMoreThanTenShortcuts() {
+        let list = (1...11).map { "  - {phrase: meditation \(NumberWords.spoken($0) ?? "") in serene, intent: StartMeditation}" }
+        Self.expectProblem(Self.shortcuts(list.joined(separator: "\n")), "11 App Shortcuts; an app may offer at most 10")
+    }
+
+    @Test func warnsAboutALongInvocationPhrase() throws {
+        let app = try AppCatalog.manifest(yaml: Self.shortcuts(
+            "  - {phrase: please start my lovely calm meditation in serene, intent: StartMeditation}\n" +
+            "  - {phrase: 'start [<kind>] meditation in serene', intent: StartMeditation}"), identifier: "serene")
+        #expect(app.shortcuts.count == 2)
+        #expect(app.warnings.count == 1)
+        #expect(app.warnings.first?.reason.contains("is long (6 words besides the app name)") == true)
+    }
+
+    // MARK: Between apps
+
+    static func install(_ apps: [String: String]) throws -> URL {
+        let directory = try temporaryDirectory()
+        for (name, yaml) in apps {
+            let folder = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try yaml.write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    static func loadProblems(_ apps: [String: String], wakePhrase: String = AppCatalog.defaultWakePhrase) throws -> [String] {
+        let directory = try install(apps)
+        do {
+            _ = try AppCatalog.load(from: directory, wakePhrase: wakePhrase)
+            return []
+        } catch {
+            return error.problems.map(\.reason)
+        }
+    }
+
+    static func app(_ name: String, phrase: String, alternative: String = "[]") -> String {
+        """
+        name: \(name)
+        alternativeNames: \(alternative)
+        intents:
+          DoThing:
+            phrases: ["\(phrase)"]
+        """
+    }
+
+    @Test func refusesTheSamePhraseInTwoApps() throws {
+        let problems = try Self.loadProblems(["a": Self.app("Alpha", phrase: "lights on"),
+                                              "b": Self.app("Beta", phrase: "[all] lights on")])
+        #expect(problems == ["phrase \"[all] lights on\" can be said the same way as a's \"lights on\" (\"lights on\")"])
+    }
+
+    @Test func refusesAnotherAppsName() throws {
+        let problems = try Self.loadProblems(["a": Self.app("Alpha", phrase: "one"),
+                                              "b": Self.app("Beta", phrase: "two", alternative: "[alpha]")])
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("the name \"alpha\" is already a's") == true)
+    }
+
+    @Test func refusesTheWakePhraseInsideAPhrase() throws {
+        let problems = try Self.loadProblems(["a": Self.app("Alpha", phrase: "hey jarvis lights on")])
+        #expect(problems == ["phrase \"hey jarvis lights on\" contains the wake phrase \"hey jarvis\""])
+        #expect(try Self.loadProblems(["a": Self.app("Alpha", phrase: "computer lights on")], wakePhrase: "computer").count == 1)
+    }
+
+    @Test func refusesAPhraseThatTakesOverABuiltInCommand() throws {
+        let problems = try Self.loadProblems(["a": Self.app("Alpha", phrase: "(cancel | stop) [the music]")])
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("which is Hark's own command") == true)
+    }
+
+    @Test func theBundledAppsLoadWithoutProblems() throws {
+        let catalog = try AppCatalog.load(from: Fixtures.root.appendingPathComponent("apps"))
+        #expect(catalog.apps.map(\.identifier) == ["coffee", "home", "meditation", "messages", "soup"])
+        #expect(catalog.warnings.isEmpty, "\(catalog.warnings)")
+        #expect(catalog.app("messages")?.handler == .program(command: ["python3", "handler.py"], timeoutSeconds: 5))
+    }
+}
