@@ -341,11 +341,22 @@ public struct DialogueEngine: Sendable {
         case .value(let name), .choice(let name, _):
             guard let parameter = pending.intent.parameter(named: name) else { return end(Self.cancelled) }
             var picked: EnumeratedValue?
+            // A spoken list (a choice, or the options read out when re-asking) can be answered by position.
+            let listed: [EnumeratedValue]
             if case .choice(_, let options) = question.kind {
-                if tag.hasPrefix(TurnGrammar.Tag.ordinalPrefix), let index = Int(tag.dropFirst(TurnGrammar.Tag.ordinalPrefix.count)),
-                   options.indices.contains(index) {
-                    picked = options[index]
-                } else if let heard = interpretation.values[TurnGrammar.valueParameter] {
+                listed = options
+            } else {
+                let options = catalog.enumeratedValues(of: parameter, in: pending.app)
+                listed = options.count <= Self.longestSpokenList ? options : []
+            }
+            if tag.hasPrefix(TurnGrammar.Tag.ordinalPrefix), let index = Int(tag.dropFirst(TurnGrammar.Tag.ordinalPrefix.count)),
+               listed.indices.contains(index) {
+                pending.values[name] = ParameterValue(identifier: listed[index].identifier, spoken: listed[index].spoken)
+                pending.unresolved.insert(name)
+                return await advance(pending)
+            }
+            if case .choice(_, let options) = question.kind {
+                if let heard = interpretation.values[TurnGrammar.valueParameter] {
                     let candidates = ValueReader.matching(heard.spoken, in: options)
                     if candidates.count > 1 { return notAccepted(silence: false) }
                     picked = candidates.first ?? options.first { $0.identifier == heard.identifier }
@@ -387,7 +398,7 @@ public struct DialogueEngine: Sendable {
             if tag == TurnGrammar.Tag.no {
                 let options = catalog.enumeratedValues(of: parameter, in: pending.app)
                 if !options.isEmpty, options.count <= Self.longestSpokenList {
-                    let prompt = parameter.prompt ?? "Which one?"
+                    let prompt = parameter.shortPrompt ?? parameter.prompt ?? "Which one?"
                     return ask(.choice(name, options), "\(prompt) \(Self.list(options.map(\.spoken), or: true))?",
                                short: Self.list(options.map(\.spoken), or: true) + "?", pending: pending)
                 }
@@ -415,7 +426,7 @@ public struct DialogueEngine: Sendable {
                 return await advance(pending)
             }
             guard tag == TurnGrammar.Tag.no else { return notAccepted(silence: false) }
-            return end(CategoryDialogue.of(pending.intent.category).declined, pending: pending)
+            return end(CategoryDialogue.of(pending.intent.category).declined(verb: pending.intent.verb), pending: pending)
 
         case .pin:
             guard tag == TurnGrammar.Tag.pin else { return notAccepted(silence: false) }
@@ -466,10 +477,11 @@ public struct DialogueEngine: Sendable {
         switch kind {
         case .value(let name):
             let parameter = pending.intent.parameter(named: name)
-            let values = parameter.map {
-                ValueReader.spokenValues(of: $0.type, enumerated: catalog.enumeratedValues(of: $0, in: pending.app))
-            } ?? []
-            grammar = TurnGrammar.answer(values: values)
+            let options = parameter.map { catalog.enumeratedValues(of: $0, in: pending.app) } ?? []
+            grammar = TurnGrammar.answer(values: parameter.map { ValueReader.spokenValues(of: $0.type, enumerated: options) } ?? [])
+            if !options.isEmpty, options.count <= Self.longestSpokenList {
+                grammar.rules += TurnGrammar.ordinalRules(count: options.count)
+            }
         case .choice(_, let options):
             grammar = TurnGrammar.answer(values: ValueReader.spokenValues(of: .enumeration("choice"), enumerated: options))
             grammar.rules += TurnGrammar.ordinalRules(count: options.count)

@@ -22,6 +22,11 @@ public struct CategoryDialogue: Sendable, Equatable {
         verb == defaultVerb ? confirmation : "Ready to \(verb)?"
     }
 
+    /// What is said when the person answers "no" to that question ("OK, I won't send it.").
+    public func declined(verb: String) -> String {
+        verb == defaultVerb ? declined : "OK, I won't \(verb) it."
+    }
+
     public static func of(_ category: IntentCategory) -> CategoryDialogue {
         switch category {
         case .generic:

@@ -50,12 +50,20 @@ public struct ResponseTemplate: Sendable, Equatable, CustomStringConvertible {
     /// The reply with each placeholder replaced; a placeholder with no value
     /// is left out rather than spoken as code.
     public func render(_ values: [String: String]) -> String {
-        let spoken = pieces.map { piece -> String in
+        var spoken = ""
+        for piece in pieces {
             switch piece {
-            case .text(let text): text
-            case .placeholder(let name): values[name] ?? ""
+            case .text(let text):
+                // A value that ends a sentence itself ("Running late.") takes the template's full stop.
+                if text.hasPrefix("."), let last = spoken.last, ".!?".contains(last) {
+                    spoken += text.dropFirst()
+                } else {
+                    spoken += text
+                }
+            case .placeholder(let name):
+                spoken += values[name] ?? ""
             }
-        }.joined()
+        }
         return spoken.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 }
