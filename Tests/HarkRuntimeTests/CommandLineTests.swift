@@ -1,5 +1,6 @@
 import Foundation
 import HarkAudio
+import HarkRuntime
 import HarkTestSupport
 import Testing
 
@@ -22,16 +23,20 @@ import Testing
         return found
     }
 
-    static func hark(_ arguments: [String]) throws -> Outcome {
+    static func hark(_ arguments: [String], input: String? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
         process.currentDirectoryURL = Fixtures.root
+        let standardInput = Pipe()
+        process.standardInput = standardInput
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        try standardInput.fileHandleForWriting.write(contentsOf: Data((input ?? "").utf8))
+        try standardInput.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -56,7 +61,7 @@ import Testing
         #expect(first["text"] as? String == "turn on the garage light")
         #expect(first["intent"] as? String == "ChangeLightState")
         #expect(first["slots"] as? [String: String] == ["state": "on", "name": "garage light"])
-        #expect(first["reply"] as? String == "Turning on the garage light.")
+        #expect(first["reply"] as? String == "Home: Turning on the garage light.")
 
         let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(second["intent"] as? String == "GetTime")
@@ -73,7 +78,7 @@ import Testing
         #expect(outcome.output.contains("heard:      \"turn living room lamp off\""))
         #expect(outcome.output.contains("intent:     home.ChangeLightState"))
         #expect(outcome.output.contains("name = living room lamp"))
-        #expect(outcome.output.contains("reply:      \"Turning off the living room lamp.\""))
+        #expect(outcome.output.contains("reply:      \"Home: Turning off the living room lamp.\""))
         #expect(FileManager.default.fileExists(atPath: reply.path))
     }
 
@@ -160,5 +165,46 @@ import Testing
         #expect(outcome.status == 69)
         #expect(outcome.errors.contains("no sound card"))
         #expect(outcome.errors.contains("hark run"))
+    }
+}
+
+/// `hark chat` and `hark pin`, run as a person would.
+@Suite struct ChatCommandTests {
+    @Test func playsAScriptAndFailsOnAMismatch() throws {
+        let passing = try CommandLineTests.hark(["chat", "--apps", "apps", "--script", "Tests/Conversations/meditation.chat"])
+        #expect(passing.status == 0, "\(passing.errors)")
+        #expect(passing.output.contains("hark: Serene: Starting your sleep meditation."))
+        #expect(passing.output.contains("(6 turns, all as expected)"))
+
+        let directory = try temporaryDirectory()
+        let script = directory.appendingPathComponent("wrong.chat")
+        try "you: start sleep meditation in serene\nhark: Starting your nap.\n".write(to: script, atomically: true, encoding: .utf8)
+        let failing = try CommandLineTests.hark(["chat", "--apps", "apps", "--script", script.path])
+        #expect(failing.status == 1)
+        #expect(failing.errors.contains("line 1: expected \"Starting your nap.\", got \"Serene: Starting your sleep meditation.\""))
+    }
+
+    @Test func refusesABrokenScript() throws {
+        let directory = try temporaryDirectory()
+        let script = directory.appendingPathComponent("broken.chat")
+        try "hark: hello\n".write(to: script, atomically: true, encoding: .utf8)
+        let outcome = try CommandLineTests.hark(["chat", "--apps", "apps", "--script", script.path])
+        #expect(outcome.status == 65)
+        #expect(outcome.errors.contains("line 1: \"hark:\" must follow a \"you:\" line"))
+    }
+
+    @Test func setsChecksAndClearsThePIN() async throws {
+        let file = try temporaryDirectory().appendingPathComponent("pin")
+        #expect(try CommandLineTests.hark(["pin", "status", "--file", file.path]).output.contains("No PIN is set"))
+        let set = try CommandLineTests.hark(["pin", "set", "--file", file.path], input: "2468\n")
+        #expect(set.status == 0, "\(set.errors)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try !String(contentsOf: file, encoding: .utf8).contains("2468"))
+        #expect(await PINFile(url: file).verify("2468"))
+        #expect(await !PINFile(url: file).verify("2469"))
+        #expect(try CommandLineTests.hark(["pin", "set", "--file", file.path], input: "12\n").status == 64)
+        #expect(try CommandLineTests.hark(["pin", "clear", "--file", file.path]).status == 0)
+        #expect(await !PINFile(url: file).isSet())
     }
 }

@@ -181,12 +181,15 @@ struct Sidecar: Decodable {
             appsDirectory: apps, modelsDirectory: Fixtures.root.appendingPathComponent("models"), recognizer: recognizer))
         #expect(await assistant.recognition.guessedPronunciations["unicornchat"] == "Y UW N IH K AO R N CH AE T")
         let padding = [Int16](repeating: 0, count: 4_000)
-        for phrase in ["open unicornchat", "check zorblax messages"] {
+        // The app is named until it is familiar (two uses).
+        for (phrase, reply) in [("open unicornchat", "UnicornChat: Opening UnicornChat."),
+                                ("check zorblax messages", "UnicornChat: Opening UnicornChat."),
+                                ("open unicornchat", "Opening UnicornChat.")] {
             let spoken = try await assistant.speech.speak(phrase)
             let (report, _) = try await assistant.answer(samples: padding + (try spoken.pipelineSamples()) + padding, name: phrase)
             #expect(report.text == phrase)
             #expect(report.intent == "OpenInbox")
-            #expect(report.reply == "Opening UnicornChat.")
+            #expect(report.reply == reply)
         }
     }
 
