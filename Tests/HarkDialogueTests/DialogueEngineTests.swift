@@ -1,0 +1,124 @@
+import Foundation
+import HarkDialogue
+import HarkGrammar
+import HarkIntents
+import Testing
+
+/// The rules of the engine the golden conversations do not reach, each with a
+/// small app and a handler that answers the way the rule needs.
+@Suite struct DialogueEngineTests {
+    static let yaml = """
+    name: Depot
+    types:
+      Item:
+        values:
+          - spoken: red paint
+            id: red
+          - spoken: blue paint
+            id: blue
+    intents:
+      BuyPaint:
+        category: order
+        parameters:
+          item: {type: Item, required: true, prompt: Which paint would you like today?, shortPrompt: Which paint?}
+        phrases: ['buy [some] paint', 'buy <item>']
+        responses:
+          success: Bought ${item}.
+      CheckStock:
+        category: information
+        parameters:
+          note: {type: text, required: true, prompt: What should I look for?}
+        phrases: [check the stock]
+        responses:
+          success: Looking for ${note} at ${clock.time}.
+    """
+
+    /// Answers by a table: which resolution, which response code.
+    struct ScriptedHandler: IntentHandler {
+        var resolution: Resolution?
+        var code: ResponseCode = .success
+        var failure: String?
+        var throwing: HandlerError?
+
+        func resolve(_ parameter: String, in request: IntentRequest) async throws -> Resolution {
+            if let throwing { throw throwing }
+            if let resolution, request.values[parameter]?.identifier == "red" { return resolution }
+            return request.values[parameter].map(Resolution.success) ?? .needsValue
+        }
+
+        func handle(_ request: IntentRequest) async throws -> HandlerResponse {
+            HandlerResponse(code: code, failure: failure)
+        }
+    }
+
+    static func engine(_ handler: ScriptedHandler = ScriptedHandler(), memory: UsageMemory = UsageMemory()) throws -> DialogueEngine {
+        let catalog = AppCatalog(apps: [try AppCatalog.manifest(yaml: yaml, identifier: "depot")])
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        return DialogueEngine(catalog: catalog, handlers: HandlerDirectory(["depot": handler]), authenticator: FixedPIN("1234"),
+                              memory: memory, clock: { now })
+    }
+
+    static func converse(_ engine: inout DialogueEngine, _ turns: [String]) async -> [String] {
+        var replies: [String] = []
+        for turn in turns { replies.append(await engine.respond(to: turn.isEmpty ? .silence : .text(turn)).speech) }
+        return replies
+    }
+
+    @Test func confirmsAValueTheAppIsUnsureOf() async throws {
+        var engine = try Self.engine(ScriptedHandler(resolution: .confirmationRequired(ParameterValue(identifier: "blue", spoken: "blue paint"))))
+        let replies = await Self.converse(&engine, ["buy red paint", "yes", "yes", "one two three four"])
+        #expect(replies == ["Depot: Did you mean blue paint?", "Ready to order?", "What's your PIN?", "Bought blue paint."])
+    }
+
+    @Test func speaksTheResponseCodesASpeakerCanHonour() async throws {
+        for (code, failure, expected) in [
+            (ResponseCode.inProgress, nil as String?, "OK. Your order is on its way in."),
+            (.failure, nil, "Sorry, the order couldn't be placed."),
+            (.continueInApp, nil, "That has to be finished in Depot itself; I can't do it from here."),
+            (.failureRequiringAppLaunch, nil, "Sorry, Depot needs to be opened first."),
+        ] {
+            var engine = try Self.engine(ScriptedHandler(code: code, failure: failure))
+            let replies = await Self.converse(&engine, ["buy blue paint", "yes", "one two three four"])
+            #expect(replies.last == expected, "\(code)")
+        }
+    }
+
+    @Test func aHandlerErrorIsSpokenAndTheConversationEnds() async throws {
+        var engine = try Self.engine(ScriptedHandler(throwing: HandlerError(spoken: "Sorry, the depot is offline.", detail: "socket closed")))
+        let reply = await engine.respond(to: .text("buy red paint"))
+        #expect(reply.speech == "Depot: Sorry, the depot is offline.")
+        #expect(reply.problem == "socket closed")
+        #expect(!engine.isInConversation)
+    }
+
+    @Test func promptsGetShorterAndTheAppIsNamedLessWhenFamiliar() async throws {
+        var memory = UsageMemory()
+        var engine = try Self.engine(memory: memory)
+        #expect(await engine.respond(to: .text("buy some paint")).speech == "Depot: Which paint would you like today?")
+        memory.recordUse("depot.BuyPaint", values: [:])
+        memory.recordUse("depot.BuyPaint", values: [:])
+        engine = try Self.engine(memory: memory)
+        #expect(await engine.respond(to: .text("buy some paint")).speech == "Which paint?")
+    }
+
+    @Test func freeTextIsTakenVerbatimAndHarksPlaceholdersAreFilled() async throws {
+        var engine = try Self.engine()
+        #expect(await engine.respond(to: .text("check the stock")).speech == "Depot: What should I look for?")
+        #expect(engine.expectation.wantsFreeText)
+        let reply = await engine.respond(to: .text("Brushes, size 4"))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US")
+        formatter.dateFormat = "h:mm a"
+        #expect(reply.speech == "Looking for Brushes, size 4 at \(formatter.string(from: Date(timeIntervalSince1970: 1_795_000_000))).")
+        #expect(reply.handled?.request.values["note"]?.identifier == "Brushes, size 4")
+    }
+
+    @Test func eachQuestionHasItsOwnGrammar() async throws {
+        var engine = try Self.engine()
+        _ = await engine.respond(to: .text("buy some paint"))
+        let tags = Set(engine.expectation.grammar.rules.map(\.tag))
+        #expect(tags.contains(TurnGrammar.Tag.value) && tags.contains(TurnGrammar.Tag.cancel) && tags.contains(TurnGrammar.Tag.help))
+        #expect(!tags.contains("depot.BuyPaint"), "the top level is not listened for inside a question")
+        #expect(await engine.respond(to: .text("check the stock")).speech == "Red paint or blue paint?")
+    }
+}
