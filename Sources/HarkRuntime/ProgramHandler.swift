@@ -1,4 +1,7 @@
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 public import HarkDialogue
 public import HarkIntents
 
@@ -106,7 +109,10 @@ public actor ProgramHandler: IntentHandler {
             line = try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) + Data("\n".utf8)
             try input?.write(contentsOf: line)
         } catch {
-            let detail = "writing to \(command.joined(separator: " ")): \(error)"
+            // The program has died: wait for it, so its exit status makes it into the log.
+            process?.waitUntilExit()
+            let status = process.map { " (exit status \($0.terminationStatus))" } ?? ""
+            let detail = "writing to \(command.joined(separator: " ")): \(error)\(status)" + errorTail.summary
             stop()
             throw HandlerError(spoken: "Sorry, \(appName) stopped working.", detail: detail)
         }
@@ -147,7 +153,13 @@ public actor ProgramHandler: IntentHandler {
 
     // MARK: The process
 
+    /// Writing to a program that has just died must fail with EPIPE, not kill Hark with SIGPIPE.
+    private static let ignoreBrokenPipes: Void = {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }()
+
     private func startIfNeeded() throws {
+        Self.ignoreBrokenPipes
         if let process, process.isRunning { return }
         stop()
         guard let program = command.first, let executable = Self.locate(program, in: folder) else {
