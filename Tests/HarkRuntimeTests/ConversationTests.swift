@@ -107,11 +107,10 @@ import Testing
     }
 
     @Test func aProgramThatHangs() async throws {
+        // Had the timeout not fired, the program would end after 30 s and be reported as stopped instead.
         var (engine, _) = try await Self.engine("sleep 30", timeout: 0.5)
-        let started = Date()
         let reply = await engine.respond(to: .text("say hello"))
         #expect(reply.speech == "Parrot: Sorry, Parrot didn't answer in time.")
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func aProgramThatWritesGarbage() async throws {
