@@ -191,7 +191,7 @@ public struct DialogueEngine: Sendable {
     // MARK: A new request
 
     private mutating func start(_ match: IntentMatch) async -> DialogueReply {
-        var pending = Pending(app: match.app, intent: match.intent, isShortcut: match.shortcut != nil)
+        var pending = Pending(app: match.app, intent: match.intent)
         pending.values = match.values.mapValues(\.value)
         pending.unresolved = Set(pending.values.keys)
         pending.ambiguous = match.ambiguous.mapValues(\.candidates)
@@ -219,9 +219,7 @@ public struct DialogueEngine: Sendable {
                 if pending.resolved.contains(name) && !pending.unresolved.contains(name) { continue }
                 if let options = pending.ambiguous[name] {
                     pending.ambiguous[name] = nil
-                    let heard = pending.heard[name] ?? parameter.name
-                    return ask(.choice(name, options), "Which \(heard)? \(Self.list(options.map(\.spoken), or: true))?",
-                               short: Self.list(options.map(\.spoken), or: true) + "?", pending: pending)
+                    return askChoice(name, options, lead: "Which \(pending.heard[name] ?? parameter.name)?", pending: pending)
                 }
                 if pending.values[name] == nil {
                     if let question = defaultQuestion(for: parameter, in: &pending) { return question }
@@ -242,8 +240,7 @@ public struct DialogueEngine: Sendable {
                 case .disambiguation(let options):
                     let heard = pending.values[name]?.spoken ?? name
                     pending.values[name] = nil
-                    return ask(.choice(name, options), "Which \(heard)? \(Self.list(options.map(\.spoken), or: true))?",
-                               short: Self.list(options.map(\.spoken), or: true) + "?", pending: pending)
+                    return askChoice(name, options, lead: "Which \(heard)?", pending: pending)
                 case .confirmationRequired(let value):
                     pending.values[name] = nil
                     return ask(.confirmValue(name, value), "Did you mean \(value.spoken)?", short: "\(value.spoken)?",
@@ -398,9 +395,8 @@ public struct DialogueEngine: Sendable {
             if tag == TurnGrammar.Tag.no {
                 let options = catalog.enumeratedValues(of: parameter, in: pending.app)
                 if !options.isEmpty, options.count <= Self.longestSpokenList {
-                    let prompt = parameter.shortPrompt ?? parameter.prompt ?? "Which one?"
-                    return ask(.choice(name, options), "\(prompt) \(Self.list(options.map(\.spoken), or: true))?",
-                               short: Self.list(options.map(\.spoken), or: true) + "?", pending: pending)
+                    return askChoice(name, options, lead: parameter.shortPrompt ?? parameter.prompt ?? "Which one?",
+                                     pending: pending)
                 }
                 return askValue(parameter, pending: pending)
             }
@@ -453,6 +449,12 @@ public struct DialogueEngine: Sendable {
 
     static let longestSpokenList = 5
 
+    /// "Which Amy? Amy Smith or Amy Jones?": a question answered from a spoken list; re-asked with the list alone.
+    private mutating func askChoice(_ name: String, _ options: [EnumeratedValue], lead: String, pending: Pending) -> DialogueReply {
+        let list = Self.list(options.map(\.spoken), or: true) + "?"
+        return ask(.choice(name, options), "\(lead) \(list)", short: list, pending: pending)
+    }
+
     private mutating func ask(_ kind: QuestionKind, _ speech: String, short: String, pending start: Pending) -> DialogueReply {
         var pending = start
         var spoken = speech
@@ -476,21 +478,12 @@ public struct DialogueEngine: Sendable {
         var grammar: Grammar
         switch kind {
         case .value(let name):
-            let parameter = pending.intent.parameter(named: name)
-            let options = parameter.map { catalog.enumeratedValues(of: $0, in: pending.app) } ?? []
-            grammar = TurnGrammar.answer(values: parameter.map { ValueReader.spokenValues(of: $0.type, enumerated: options) } ?? [])
-            if !options.isEmpty, options.count <= Self.longestSpokenList {
-                grammar.rules += TurnGrammar.ordinalRules(count: options.count)
-            }
+            grammar = valueGrammar(name, pending: pending)
         case .choice(_, let options):
             grammar = TurnGrammar.answer(values: ValueReader.spokenValues(of: .enumeration("choice"), enumerated: options))
             grammar.rules += TurnGrammar.ordinalRules(count: options.count)
         case .defaultValue(let name, _):
-            let parameter = pending.intent.parameter(named: name)
-            let values = parameter.map {
-                ValueReader.spokenValues(of: $0.type, enumerated: catalog.enumeratedValues(of: $0, in: pending.app))
-            } ?? []
-            grammar = TurnGrammar.answer(values: values)
+            grammar = valueGrammar(name, pending: pending)
             grammar.rules += TurnGrammar.yesNo()
         case .confirmValue, .confirmation:
             grammar = Grammar(rules: TurnGrammar.yesNo())
@@ -498,6 +491,17 @@ public struct DialogueEngine: Sendable {
             grammar = TurnGrammar.pin()
         }
         grammar.rules += TurnGrammar.commands()
+        return grammar
+    }
+
+    /// The values of a parameter, and "the second one" when its options are few enough to be read out.
+    private func valueGrammar(_ name: String, pending: Pending) -> Grammar {
+        guard let parameter = pending.intent.parameter(named: name) else { return TurnGrammar.answer(values: []) }
+        let options = catalog.enumeratedValues(of: parameter, in: pending.app)
+        var grammar = TurnGrammar.answer(values: ValueReader.spokenValues(of: parameter.type, enumerated: options))
+        if !options.isEmpty, options.count <= Self.longestSpokenList {
+            grammar.rules += TurnGrammar.ordinalRules(count: options.count)
+        }
         return grammar
     }
 
@@ -645,7 +649,6 @@ extension DialogueEngine {
     struct Pending: Sendable {
         var app: AppManifest
         var intent: IntentDefinition
-        var isShortcut: Bool
         var values: [String: ParameterValue] = [:]
         /// What was said for each value, to name it in questions ("Which Amy?").
         var heard: [String: String] = [:]
@@ -663,10 +666,9 @@ extension DialogueEngine {
         /// Whether the app has been named in this conversation (or needs no naming).
         var attributed = false
 
-        init(app: AppManifest, intent: IntentDefinition, isShortcut: Bool) {
+        init(app: AppManifest, intent: IntentDefinition) {
             self.app = app
             self.intent = intent
-            self.isShortcut = isShortcut
         }
 
         var key: String { "\(app.identifier).\(intent.name)" }

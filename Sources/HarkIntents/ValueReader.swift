@@ -48,9 +48,7 @@ public struct ValueReader: Sendable {
         case .decimal:
             return patterns("\(NumberWords.belowThousandPattern) [point \(digit) [\(digit)]]")
         case .boolean:
-            return [("true", ["yes", "yeah", "yep", "sure", "true"]), ("false", ["no", "nope", "false"])].flatMap { id, forms in
-                forms.map { Grammar.SpokenValue(spoken: $0, identifier: id) }
-            }
+            return booleanForms.flatMap { id, forms in forms.map { Grammar.SpokenValue(spoken: $0, identifier: id) } }
         case .dateTime:
             return patterns("(\(day) [\(time)] | \(time) [\(day)])")
         case .duration:
@@ -68,6 +66,11 @@ public struct ValueReader: Sendable {
             preconditionFailure("built-in value pattern does not parse: \(error)")
         }
     }
+
+    /// How a yes or a no is said, by identifier.
+    private static let booleanForms: [(id: String, forms: [String])] = [
+        ("true", ["yes", "yeah", "yep", "sure", "true"]), ("false", ["no", "nope", "false"]),
+    ]
 
     private static let digit = "(zero | oh | one | two | three | four | five | six | seven | eight | nine)"
     private static let belowHundred = "(" + NumberWords.units.joined(separator: " | ") + " | (" +
@@ -103,9 +106,8 @@ public struct ValueReader: Sendable {
                 return .value(ParameterValue(identifier: id, spoken: id == "true" ? "yes" : "no"))
             }
             let said = words.joined(separator: " ")
-            if ["yes", "yeah", "yep", "sure", "true"].contains(said) { return .value(.init(identifier: "true", spoken: "yes")) }
-            if ["no", "nope", "false"].contains(said) { return .value(.init(identifier: "false", spoken: "no")) }
-            return .notAValue
+            guard let (id, _) = Self.booleanForms.first(where: { $0.forms.contains(said) }) else { return .notAValue }
+            return .value(ParameterValue(identifier: id, spoken: id == "true" ? "yes" : "no"))
         case .integer(let range):
             guard let number = Int(identifier) ?? NumberWords.parse(words) else { return .notAValue }
             if let range, !range.contains(number) {
