@@ -13,6 +13,6 @@ struct Hark: AsyncParsableCommand {
         Speak some text:         hark say "Hello there" --out hello.wav
         """,
         version: "0.1.0",
-        subcommands: [Listen.self, Run.self, Say.self, Pronounce.self, Bench.self, Devices.self],
+        subcommands: [Listen.self, Run.self, Say.self, Pronounce.self, Bench.self, BenchWake.self, Devices.self],
         defaultSubcommand: nil)
 }
