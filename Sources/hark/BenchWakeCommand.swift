@@ -55,12 +55,7 @@ struct BenchWake: ParsableCommand {
                 if done == total { bar.finish() }
             }
             print(report.summary())
-            if let json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(report).write(to: URL(fileURLWithPath: json))
-                print("figures written to \(json)")
-            }
+            if let json { try writeFigures(report, to: json) }
         } catch {
             throw fail(error)
         }
@@ -76,4 +71,12 @@ struct BenchWake: ParsableCommand {
         guard !files.isEmpty else { throw ValidationError("\(flag) \(path) has no WAV files") }
         return files
     }
+}
+
+/// Writes a benchmark's figures as pretty, key-sorted JSON and says where.
+func writeFigures(_ report: some Encodable, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+    print("figures written to \(path)")
 }
