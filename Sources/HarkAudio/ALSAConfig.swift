@@ -33,7 +33,7 @@ final class ALSAConfig {
         let closed = snd_input_close(input)
         guard loaded >= 0 else {
             snd_config_delete(top)
-            throw AudioError(.device, "ALSA device '\(device)': its configuration text does not parse: snd_config_load failed: \(ALSA.errorText(loaded))\(ALSA.said(since: mark))", underlying: loaded)
+            throw AudioError(.device, "ALSA device '\(device)': its configuration text does not parse: snd_config_load failed: \(ALSA.errorText(loaded))\(ALSA.said(since: mark, about: device))", underlying: loaded)
         }
         guard closed >= 0 else {
             snd_config_delete(top)
@@ -55,9 +55,10 @@ enum ALSA {
         return String(cString: text)
     }
 
-    /// What alsa-lib said since `mark` (see `ALSAMessages.mark`), as a suffix for an error message.
-    static func said(since mark: Int) -> String {
-        ALSAMessages.since(mark).map { " (alsa-lib: \($0.text))" } ?? ""
+    /// What alsa-lib said about `device` since `mark` (see `ALSAMessages.mark`), as a suffix for
+    /// an error message.
+    static func said(since mark: Int, about device: String) -> String {
+        ALSAMessages.since(mark, mentioning: device).map { " (alsa-lib: \($0.text))" } ?? ""
     }
 
     static func error(_ call: String, device: String, code: Int32) -> AudioError {

@@ -26,10 +26,12 @@ public enum ALSAMessages {
     /// The most recent message, if ALSA said anything since the process started.
     public static var last: Message? { store.last }
 
-    /// The last message that arrived after `sequence` (the value of `last?.sequence` before a call).
-    static func since(_ sequence: Int) -> Message? {
-        guard let last = store.last, last.sequence > sequence else { return nil }
-        return last
+    /// The last message that arrived after `sequence` (the value of `mark` before a call),
+    /// preferring one that mentions `subject`: another thread's ALSA call may have spoken since.
+    static func since(_ sequence: Int, mentioning subject: String? = nil) -> Message? {
+        let recent = store.recent.filter { $0.sequence > sequence }
+        if let subject, let match = recent.last(where: { $0.text.contains(subject) }) { return match }
+        return recent.last
     }
 
     /// The sequence number of the last message so far (0 before any).
@@ -57,10 +59,13 @@ public enum ALSAMessages {
     private final class Store: @unchecked Sendable {
         // @unchecked: every field is read and written only with `lock` held.
         private let lock = NSLock()
-        private var latest: Message?
+        /// The latest messages, oldest first.
+        private var kept: [Message] = []
         private var sink: (@Sendable (Message) -> Void)?
+        static let keep = 32
 
-        var last: Message? { lock.withLock { latest } }
+        var last: Message? { lock.withLock { kept.last } }
+        var recent: [Message] { lock.withLock { kept } }
 
         func setSink(_ sink: (@Sendable (Message) -> Void)?) {
             lock.withLock { self.sink = sink }
@@ -69,8 +74,9 @@ public enum ALSAMessages {
         func record(_ message: Message) {
             let (numbered, sink) = lock.withLock { () -> (Message, (@Sendable (Message) -> Void)?) in
                 var numbered = message
-                numbered.sequence = (latest?.sequence ?? 0) + 1
-                latest = numbered
+                numbered.sequence = (kept.last?.sequence ?? 0) + 1
+                kept.append(numbered)
+                if kept.count > Self.keep { kept.removeFirst(kept.count - Self.keep) }
                 return (numbered, self.sink)
             }
             sink?(numbered)

@@ -59,7 +59,7 @@ final class PCMHandle {
         }
         guard status >= 0, let handle else {
             let direction = capture ? "capture" : "playback"
-            throw AudioError(.device, "ALSA device '\(spec.name)': cannot open for \(direction): snd_pcm_open failed: \(ALSA.errorText(status))\(ALSA.said(since: mark))",
+            throw AudioError(.device, "ALSA device '\(spec.name)': cannot open for \(direction): snd_pcm_open failed: \(ALSA.errorText(status))\(ALSA.said(since: mark, about: spec.name))",
                              underlying: status)
         }
         self.device = spec.name

@@ -28,4 +28,12 @@ import Testing
         let said = try #require(ALSAMessages.since(before))
         #expect(said.text.contains("hark_no_mic_here"))
     }
+
+    @Test func theMessageAboutTheDeviceIsPreferredOverALaterOne() throws {
+        let before = ALSAMessages.mark
+        _ = try? CaptureDevice(PCMDeviceSpec(name: "hark_first_mic"))
+        _ = try? CaptureDevice(PCMDeviceSpec(name: "hark_second_mic"))
+        #expect(ALSAMessages.since(before, mentioning: "hark_first_mic")?.text == "Unknown PCM hark_first_mic")
+        #expect(ALSAMessages.since(before, mentioning: "hark_second_mic")?.text == "Unknown PCM hark_second_mic")
+    }
 }
