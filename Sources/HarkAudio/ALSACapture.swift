@@ -3,7 +3,7 @@
 /// Not Sendable: it owns an ALSA handle and converter state; `read` blocks until the device
 /// has delivered enough audio, so keep it on a dedicated thread.
 public final class CaptureDevice {
-    private let handle: PCMHandle
+    let handle: PCMHandle
     private let converter: SampleRateConverter?
     private let configuration: PCMConfiguration
     /// Converted samples beyond what the last `read` asked for; the device delivers whole periods.
@@ -20,13 +20,28 @@ public final class CaptureDevice {
     public var deviceChannels: Int { configuration.channels }
     /// Frames per ALSA period: the unit the device delivers in.
     public var periodFrames: Int { configuration.periodFrames }
+    /// The sample format the device delivers: "S16_LE", "S32_LE" or "FLOAT_LE".
+    public var deviceFormat: String { configuration.format.name }
+    /// Overruns (and suspends) recovered with snd_pcm_recover since the device was opened.
+    /// Each one is a gap in the audio: the reader did not keep up.
+    public var recoveredOverruns: Int { handle.recoveries }
 
-    public init(_ spec: PCMDeviceSpec, preferredRate: Int = PipelineAudio.sampleRate) throws(AudioError) {
+    /// Opens `spec` for capture at the pipeline's 16 kHz mono signed 16-bit when the device
+    /// accepts it; otherwise at the nearest rate and channel count it offers (48 and 44.1 kHz
+    /// are tried first, then whatever ALSA finds nearest) in S16_LE, S32_LE or FLOAT_LE, and
+    /// `read` converts to the pipeline's format.
+    public convenience init(_ spec: PCMDeviceSpec, preferredRate: Int = PipelineAudio.sampleRate) throws(AudioError) {
+        try self.init(spec, preferredRate: preferredRate, formats: PCMSampleFormat.allCases)
+    }
+
+    /// `formats` lists the sample formats to accept, in order of preference (tests use it to
+    /// exercise the 32-bit paths on devices that would take S16).
+    init(_ spec: PCMDeviceSpec, preferredRate: Int, formats: [PCMSampleFormat]) throws(AudioError) {
         self.spec = spec
         handle = try PCMHandle(spec, capture: true)
         var rates = [preferredRate]
         for rate in [PipelineAudio.sampleRate, 48_000, 44_100] where !rates.contains(rate) { rates.append(rate) }
-        configuration = try handle.configure(rates: rates, channels: [1, 2])
+        configuration = try handle.configure(rates: rates, channels: [1, 2], formats: formats)
         converter = configuration.rate == PipelineAudio.sampleRate ? nil
             : try SampleRateConverter(from: configuration.rate, to: PipelineAudio.sampleRate, channels: 1)
         buffer = [UInt8](repeating: 0, count: configuration.periodFrames * configuration.channels * configuration.format.bytes)

@@ -7,6 +7,8 @@ final class ALSAConfig {
     let tree: OpaquePointer
 
     init(text: String, device: String) throws(AudioError) {
+        try ALSAMessages.install()
+        let mark = ALSAMessages.mark
         var top: OpaquePointer?
         var global: OpaquePointer?
         // Starting from the system tree lets the text refer to PCMs defined there ("default",
@@ -31,7 +33,7 @@ final class ALSAConfig {
         let closed = snd_input_close(input)
         guard loaded >= 0 else {
             snd_config_delete(top)
-            throw AudioError(.device, "ALSA device '\(device)': its configuration text does not parse: snd_config_load failed: \(ALSA.errorText(loaded))", underlying: loaded)
+            throw AudioError(.device, "ALSA device '\(device)': its configuration text does not parse: snd_config_load failed: \(ALSA.errorText(loaded))\(ALSA.said(since: mark, about: device))", underlying: loaded)
         }
         guard closed >= 0 else {
             snd_config_delete(top)
@@ -51,6 +53,12 @@ enum ALSA {
     static func errorText(_ code: Int32) -> String {
         guard let text = snd_strerror(code) else { return "ALSA error \(code)" }
         return String(cString: text)
+    }
+
+    /// What alsa-lib said about `device` since `mark` (see `ALSAMessages.mark`), as a suffix for
+    /// an error message.
+    static func said(since mark: Int, about device: String) -> String {
+        ALSAMessages.since(mark, mentioning: device).map { " (alsa-lib: \($0.text))" } ?? ""
     }
 
     static func error(_ call: String, device: String, code: Int32) -> AudioError {

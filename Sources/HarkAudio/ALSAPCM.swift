@@ -43,7 +43,9 @@ final class PCMHandle {
     private let config: ALSAConfig?
 
     init(_ spec: PCMDeviceSpec, capture: Bool) throws(AudioError) {
+        try ALSAMessages.install()
         let stream = capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
+        let mark = ALSAMessages.mark
         var handle: OpaquePointer?
         let status: Int32
         let config: ALSAConfig?
@@ -57,7 +59,8 @@ final class PCMHandle {
         }
         guard status >= 0, let handle else {
             let direction = capture ? "capture" : "playback"
-            throw AudioError(.device, "ALSA device '\(spec.name)': cannot open for \(direction): snd_pcm_open failed: \(ALSA.errorText(status))", underlying: status)
+            throw AudioError(.device, "ALSA device '\(spec.name)': cannot open for \(direction): snd_pcm_open failed: \(ALSA.errorText(status))\(ALSA.said(since: mark, about: spec.name))",
+                             underlying: status)
         }
         self.device = spec.name
         self.pcm = handle
@@ -131,6 +134,9 @@ final class PCMHandle {
     /// transfer is given up, so a device stuck in error cannot spin forever.
     static let maximumRecoveries = 100
 
+    /// Underruns, overruns and suspends recovered with snd_pcm_recover since the PCM was opened.
+    private(set) var recoveries = 0
+
     /// Writes all frames, recovering from underruns (EPIPE) and suspends (ESTRPIPE).
     func write(_ bytes: UnsafeRawBufferPointer, frameBytes: Int) throws(AudioError) {
         guard let base = bytes.baseAddress, frameBytes > 0 else { return }
@@ -160,7 +166,7 @@ final class PCMHandle {
         }
     }
 
-    private func recover(_ code: Int32, call: String, attempt: inout Int) throws(AudioError) {
+    func recover(_ code: Int32, call: String, attempt: inout Int) throws(AudioError) {
         attempt += 1
         guard attempt <= Self.maximumRecoveries else {
             throw AudioError(.device, "ALSA device '\(device)': \(call) kept failing after \(Self.maximumRecoveries) recoveries: \(ALSA.errorText(code))", underlying: code)
@@ -170,6 +176,7 @@ final class PCMHandle {
         guard recovered >= 0 else {
             throw AudioError(.device, "ALSA device '\(device)': \(call) failed: \(ALSA.errorText(code)); snd_pcm_recover failed: \(ALSA.errorText(recovered))", underlying: code)
         }
+        recoveries += 1
     }
 
     /// Waits until everything written has been played.

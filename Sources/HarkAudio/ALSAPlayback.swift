@@ -6,11 +6,14 @@ public final class PlaybackDevice {
     /// Rates tried, after the clip's own, when the device refuses it.
     static let fallbackRates = [48_000, 44_100, 16_000]
 
-    private let handle: PCMHandle
+    let handle: PCMHandle
     public let spec: PCMDeviceSpec
     /// The rate and channel count the last `play` opened the device at (0 before the first).
     public private(set) var lastRate = 0
     public private(set) var lastChannels = 0
+    /// Underruns (and suspends) recovered with snd_pcm_recover since the device was opened:
+    /// each one is a click or gap in what was played.
+    public var recoveredUnderruns: Int { handle.recoveries }
 
     public init(_ spec: PCMDeviceSpec) throws(AudioError) {
         self.spec = spec

@@ -169,6 +169,68 @@ final class Decoder {
         return Hypothesis(words: words, score: naturalLog, frames: frames)
     }
 
+    // MARK: Streaming (keyword spotting)
+
+    /// Installs a keyword-spotting search from a file of "phrase /threshold/" lines and makes it active.
+    func installKeyphrases(name: String, file: String) throws(RecognitionError) {
+        let result = ps_set_kws(decoder, name, file)
+        guard result >= 0 else {
+            throw RecognitionError(.grammar, "ps_set_kws could not install the key phrases of \(file)", returnCode: result)
+        }
+        try activate(name)
+    }
+
+    func startUtterance() throws(RecognitionError) {
+        let result = ps_start_utt(decoder)
+        guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
+    }
+
+    func endUtterance() throws(RecognitionError) {
+        let result = ps_end_utt(decoder)
+        guard result >= 0 else { throw RecognitionError(.decoding, "ps_end_utt failed", returnCode: result) }
+    }
+
+    /// Feeds the next piece of a live utterance (`full_utt` false); returns the frames searched so far.
+    func processPartial(_ samples: UnsafeBufferPointer<Int16>) throws(RecognitionError) -> Int {
+        let result = ps_process_raw(decoder, samples.baseAddress, samples.count, 0, 0)
+        guard result >= 0 else {
+            throw RecognitionError(.decoding, "ps_process_raw failed on \(samples.count) samples", returnCode: result)
+        }
+        return Int(ps_get_n_frames(decoder))
+    }
+
+    /// Whether the voice activity detector in the front end hears speech now.
+    var inSpeech: Bool { ps_get_in_speech(decoder) != 0 }
+
+    /// A segment of the current hypothesis: for a keyword search, one detection.
+    struct Segment {
+        var word: String
+        var startFrame: Int
+        var endFrame: Int
+        /// The search's score for it: for key phrases, log(p(phrase) / p(phone loop)) in
+        /// pocketsphinx's scaled units (log base 1.0001, shifted right by 10 bits).
+        var probability: Int32
+    }
+
+    /// The segments of the current hypothesis, or none when there is no hypothesis yet.
+    func segments() -> [Segment] {
+        var score: Int32 = 0
+        guard ps_get_hyp(decoder, &score) != nil else { return [] }
+        var segments: [Segment] = []
+        var iterator = ps_seg_iter(decoder)
+        while let segment = iterator {
+            var start: Int32 = 0, end: Int32 = 0
+            var acoustic: Int32 = 0, language: Int32 = 0, backoff: Int32 = 0
+            ps_seg_frames(segment, &start, &end)
+            let probability = ps_seg_prob(segment, &acoustic, &language, &backoff)
+            let word = ps_seg_word(segment).map { String(cString: $0) } ?? ""
+            segments.append(Segment(word: word, startFrame: Int(start), endFrame: Int(end), probability: probability))
+            // ps_seg_next frees the iterator when it returns NULL.
+            iterator = ps_seg_next(segment)
+        }
+        return segments
+    }
+
     /// "read(2)" → "read": alternate pronunciations share the word.
     static func baseWord(_ word: String) -> String {
         guard word.hasSuffix(")"), let open = word.lastIndex(of: "(") else { return word }

@@ -51,12 +51,7 @@ struct Bench: AsyncParsableCommand {
             }
             bar.finish()
             print(report.summary())
-            if let json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(report).write(to: URL(fileURLWithPath: json))
-                print("figures written to \(json)")
-            }
+            if let json { try writeFigures(report, to: json) }
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -13,6 +13,7 @@ struct Hark: AsyncParsableCommand {
         Speak some text:         hark say "Hello there" --out hello.wav
         """,
         version: "0.1.0",
-        subcommands: [Listen.self, Run.self, Chat.self, Say.self, Pronounce.self, PIN.self, Bench.self],
+        subcommands: [Listen.self, Run.self, Chat.self, Say.self, Pronounce.self, PIN.self, Devices.self,
+                      Bench.self, BenchWake.self],
         defaultSubcommand: nil)
 }

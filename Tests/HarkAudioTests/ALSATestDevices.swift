@@ -45,9 +45,43 @@ enum ALSATestDevices {
             """)
     }
 
+    /// Capture from a raw file through a device that only runs at `rate` Hz with `channels`
+    /// channels, as a card that offers nothing else would: `multi` fixes the channel count (one
+    /// binding per channel) and a `plug` whose slave runs at `rate` fixes the rate once ALSA's
+    /// resampling is off. No hardware involved: the chain ends in `null`, and the `file` plugin
+    /// on top (it reads `infile` only for read calls, so it must face the client) supplies the samples.
+    static func fixedCapture(_ url: URL, rate: Int, channels: Int) -> PCMDeviceSpec {
+        let bindings = (0..<channels).map { "bindings.\($0) { slave a; channel \($0) }" }.joined(separator: "\n")
+        return PCMDeviceSpec(name: "hark_test_fixed_in", configText: """
+            pcm.hark_test_fixed_in {
+                type file
+                file "/dev/null"
+                infile "\(url.path)"
+                format "raw"
+                slave.pcm {
+                    type multi
+                    slaves.a {
+                        pcm { type plug; slave { pcm null; rate \(rate); channels \(channels); format S16_LE } }
+                        channels \(channels)
+                    }
+                    \(bindings)
+                }
+            }
+            """)
+    }
+
     static func rawInt16(_ url: URL) throws -> [Int16] {
         let data = try Data(contentsOf: url)
         return stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+    }
+
+    static func writeRawInt32(_ samples: [Int32], to url: URL) throws {
+        var data = Data(capacity: samples.count * 4)
+        for sample in samples {
+            let bits = UInt32(bitPattern: sample)
+            for shift in stride(from: 0, to: 32, by: 8) { data.append(UInt8((bits >> UInt32(shift)) & 0xFF)) }
+        }
+        try data.write(to: url)
     }
 
     static func writeRawInt16(_ samples: [Int16], to url: URL) throws {
