@@ -67,6 +67,14 @@ public final class CaptureDevice {
         return result
     }
 
+    /// Throws away everything captured but not yet read, and starts capturing afresh: after Hark
+    /// has spoken, what the microphone picked up meanwhile is its own voice.
+    public func discardBuffered() throws(AudioError) {
+        try handle.drop()
+        try handle.prepare()
+        pending.removeAll(keepingCapacity: true)
+    }
+
     private func readPeriod() throws(AudioError) {
         let frameBytes = configuration.format.bytes * configuration.channels
         let handle = self.handle

@@ -188,6 +188,11 @@ final class PCMHandle {
     func drop() throws(AudioError) {
         try check(snd_pcm_drop(pcm), "snd_pcm_drop")
     }
+
+    /// Makes a stopped stream ready to run again (a capture stream starts with the next read).
+    func prepare() throws(AudioError) {
+        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
+    }
 }
 
 /// Owns a `snd_pcm_hw_params_t` for the duration of one negotiation.

@@ -75,3 +75,34 @@ extension WordGraph {
         return Interpretation(tag: grammar.rules[ruleIndex].tag, ruleIndex: ruleIndex, values: values)
     }
 }
+
+extension WordGraph {
+    /// Whether some sentence of the grammar goes on after `words`: false once the words are a
+    /// whole sentence that nothing can extend, so a listener can stop waiting for more.
+    /// Also false when the words are not the start of any sentence.
+    public func canContinue(after words: [String]) -> Bool {
+        func closure(_ states: Set<Int>) -> Set<Int> {
+            var reached = states
+            var queue = Array(states)
+            while let state = queue.popLast() {
+                for arc in outgoing[state] ?? [] {
+                    guard case .silent = arc.label, reached.insert(arc.to).inserted else { continue }
+                    queue.append(arc.to)
+                }
+            }
+            return reached
+        }
+        var live = closure([start])
+        for word in words {
+            var next = Set<Int>()
+            for state in live {
+                for arc in outgoing[state] ?? [] where arc.label == .word(word) { next.insert(arc.to) }
+            }
+            if next.isEmpty { return false }
+            live = closure(next)
+        }
+        return live.contains { state in
+            (outgoing[state] ?? []).contains { if case .word = $0.label { true } else { false } }
+        }
+    }
+}

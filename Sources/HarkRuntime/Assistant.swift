@@ -122,20 +122,38 @@ public final class Assistant: Sendable {
         return try await answer(samples: samples, name: url.lastPathComponent, audioSeconds: audioSeconds, continuing: continuing)
     }
 
-    /// Understands 16 kHz mono audio and prepares the spoken reply.
+    /// Understands 16 kHz mono audio and prepares the spoken reply. Empty `samples` tell the
+    /// conversation that nothing was said.
     /// `speaks: false` skips synthesis (for benchmarks of understanding alone); the reply clip is then empty.
     public func answer(samples: [Int16], name: String, audioSeconds: Double = 0, speaks: Bool = true,
                        continuing: Bool = false) async throws -> (report: TurnReport, reply: AudioClip) {
+        let heard = try await hear(samples, continuing: continuing)
+        return try await answer(heard, name: name, audioSeconds: audioSeconds, speaks: speaks)
+    }
+
+    /// Recognises an utterance with the grammar of the turn (starting a new request unless
+    /// `continuing`), without answering yet: the live loop uses it to tell whether someone
+    /// pausing has finished a phrase.
+    public func hear(_ samples: [Int16], continuing: Bool) async throws -> HeardUtterance {
         if !continuing { await conversation.reset() }
         let (expectation, version) = await conversation.expectation()
         if version != installedVersion.value {
             try await recognition.use(expectation.grammar)
             installedVersion.value = version
         }
-        let recognized = expectation.wantsFreeText
-            ? try await recognition.dictate(samples)
+        // No audio means the person said nothing before listening timed out.
+        let recognized = samples.isEmpty ? Recognition.nothingHeard
+            : expectation.wantsFreeText ? try await recognition.dictate(samples)
             : try await recognition.recognize(samples).0
+        let complete = expectation.wantsFreeText ? false : try await recognition.endsPhrase(recognized)
+        return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
+                              endsPhrase: complete)
+    }
 
+    /// Answers what `hear` recognised: the dialogue's reply, spoken.
+    public func answer(_ heard: HeardUtterance, name: String, audioSeconds: Double = 0,
+                       speaks: Bool = true) async throws -> (report: TurnReport, reply: AudioClip) {
+        let recognized = heard.recognition, continuing = heard.continuing
         let input: DialogueInput
         if !recognized.isRejected {
             input = .words(recognized.words)
@@ -170,12 +188,22 @@ public final class Assistant: Sendable {
             problem: reply.problem,
             timings: .init(audioSeconds: audioSeconds, decodeSeconds: recognized.decodeSeconds,
                            speechSeconds: speechSeconds,
-                           recordingSeconds: Double(samples.count) / Double(PipelineAudio.sampleRate)))
+                           recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate)))
         return (report, clip)
     }
 
     /// The grammar version the recogniser holds; only the recognition path touches it.
     private let installedVersion = VersionBox()
+}
+
+/// One utterance recognised with the grammar of its turn, not yet answered.
+public struct HeardUtterance: Sendable {
+    public var recognition: Recognition
+    public var sampleCount: Int
+    /// The answer to the question asked last, not a new request.
+    public var continuing: Bool
+    /// The words are a whole phrase of the turn's grammar that nothing continues.
+    public var endsPhrase: Bool
 }
 
 /// A counter shared by the turns of one assistant; turns never overlap.

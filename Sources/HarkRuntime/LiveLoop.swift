@@ -1,40 +1,342 @@
+import Foundation
 public import HarkAudio
 import HarkSpeech
 
-/// The first live loop: listen on a capture device, cut utterances by
-/// loudness, answer each on the playback device. Capture is closed while Hark
-/// speaks, so it never hears its own reply.
+/// Something the live loop did, for the terminal, the journal and tests.
+public enum LiveEvent: Sendable {
+    /// Listening for the wake word on `source`.
+    case started(source: String, wakePhrase: String)
+    /// The wake word ended `at` seconds into the input, with the spotter's score.
+    case wake(at: Double, score: Double)
+    /// One request or answer understood and replied to.
+    case turn(LiveTurn)
+    /// Nobody spoke after the wake word (`inConversation` false) or after a question.
+    case noSpeech(at: Double, inConversation: Bool)
+    /// Something went wrong and the loop went on (a device that failed, a turn that could not be decoded).
+    case problem(String)
+}
+
+/// One utterance the live loop answered.
+public struct LiveTurn: Sendable {
+    public var report: TurnReport
+    /// Where the utterance ended in the input, in seconds (time spent speaking replies counts).
+    public var endedAt: Double
+    /// The answer to a question Hark asked, heard without a wake word.
+    public var isAnswer: Bool
+    public var latency: LiveLatency
+}
+
+/// How long a person waits for the reply after they stop speaking.
+public struct LiveLatency: Sendable, Codable, Equatable {
+    /// The quiet the endpointer waited for to be sure speech had ended (the audio's own time).
+    public var endSilence: Double
+    /// From the end of speech being found to the first reply sample handed to the loudspeaker:
+    /// recognising, the dialogue and its handler, and synthesising the reply.
+    public var processing: Double
+    public var total: Double { endSilence + processing }
+
+    enum CodingKeys: String, CodingKey { case endSilence = "end_silence_s", processing = "processing_s" }
+}
+
+/// The figures of one run of the loop.
+public struct LiveSummary: Sendable, Codable {
+    public var audioSeconds = 0.0
+    public var wakeWords = 0
+    public var turns = 0
+    public var noSpeech = 0
+    public var processingP50 = 0.0
+    public var processingP95 = 0.0
+    public var totalLatencyP50 = 0.0
+    public var totalLatencyP95 = 0.0
+    /// CPU time over audio time, over the whole run (1 = one core busy).
+    public var cpuPerAudioSecond = 0.0
+    public var peakResidentMegabytes = 0.0
+
+    enum CodingKeys: String, CodingKey {
+        case audioSeconds = "audio_s", wakeWords = "wake_words", turns, noSpeech = "no_speech"
+        case processingP50 = "processing_p50_s", processingP95 = "processing_p95_s"
+        case totalLatencyP50 = "latency_p50_s", totalLatencyP95 = "latency_p95_s"
+        case cpuPerAudioSecond = "cpu_per_audio_s", peakResidentMegabytes = "peak_rss_mb"
+    }
+
+    public func humanReadable() -> String {
+        String(format: """
+            %.1f s of audio: %d wake words, %d turns, %d times nobody spoke
+            reply latency (end of speech → first reply sample): median %.0f ms, p95 %.0f ms
+              of which processing (recognise, dialogue, synthesise): median %.0f ms, p95 %.0f ms
+            CPU: %.3f s per second of audio (%.1f%% of one core); peak memory %.0f MB
+            """, audioSeconds, wakeWords, turns, noSpeech, totalLatencyP50 * 1000, totalLatencyP95 * 1000,
+                      processingP50 * 1000, processingP95 * 1000, cpuPerAudioSecond, cpuPerAudioSecond * 100,
+                      peakResidentMegabytes)
+    }
+}
+
+/// The device loop: idle → wake word → listen → recognise with the grammar of the turn →
+/// dialogue → speak → when the dialogue asked a question, listen again without the wake word →
+/// idle.
+///
+/// Hark never hears itself: audio captured while it speaks, and for `echoTail` after, is thrown
+/// away (`LiveAudioSource.discard`), so its replies cannot wake it or answer its own questions.
+/// The chime after the wake word is the exception: it is short and quiet, and dropping the audio
+/// under it would clip a command said straight after the wake word.
+///
+/// Runs on its own thread: audio reads and playback block, and the wake-word spotter scores
+/// audio inline.
 public actor LiveLoop {
     private let executor = DedicatedExecutor(label: "hark.live")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private let assistant: Assistant
-    private let input: PCMDeviceSpec
-    private let output: PCMDeviceSpec
+    private let settings: LiveSettings
+    private let source: any LiveAudioSource
+    private let sink: (any LiveAudioSink)?
+    /// Whether capture is gated while Hark speaks; only a test proving the gate turns it off.
+    private let gatesOwnSpeech: Bool
+    /// Everything played, in order, when asked for (`keepsPlayed`).
+    private var playedClips: [AudioClip]?
 
-    public init(assistant: Assistant, input: PCMDeviceSpec, output: PCMDeviceSpec) {
+    private enum Phase {
+        case waiting
+        case listening(Listening)
+    }
+
+    /// Listening for a request (after the wake word) or for an answer.
+    private struct Listening {
+        var endpointer: EnergyEndpointer
+        /// Where listening began (samples heard).
+        var since: Int
+        var isAnswer: Bool
+        /// The pause under way was already looked at for a finished phrase.
+        var checkedPause = false
+        /// Samples still to search for the end of the wake word's last sound: the spotter finds
+        /// the phrase a little before its final consonant fades, and that tail is not the request.
+        var wakeTailLeft = 0
+    }
+
+    /// Samples read from the source (not counting what was discarded while Hark spoke).
+    private var heard = 0
+    /// Samples discarded while Hark spoke.
+    private var skipped = 0
+    private var summary = LiveSummary()
+    private var latencies: [LiveLatency] = []
+
+    /// `sink` nil plays nothing (a recording answered silently). `keepsPlayed` keeps a copy of
+    /// everything played, for `played()`.
+    public init(assistant: Assistant, settings: LiveSettings, source: sending any LiveAudioSource,
+                sink: sending (any LiveAudioSink)?, keepsPlayed: Bool = false) {
+        self.init(assistant: assistant, settings: settings, source: source, sink: sink, keepsPlayed: keepsPlayed,
+                  gatesOwnSpeech: true)
+    }
+
+    init(assistant: Assistant, settings: LiveSettings, source: sending any LiveAudioSource,
+         sink: sending (any LiveAudioSink)?, keepsPlayed: Bool, gatesOwnSpeech: Bool) {
         self.assistant = assistant
-        self.input = input
-        self.output = output
+        self.settings = settings
+        self.source = source
+        self.sink = sink
+        self.gatesOwnSpeech = gatesOwnSpeech
+        self.playedClips = keepsPlayed ? [] : nil
     }
 
-    public func run() async throws {
-        print("Listening on \(input.name). Speak a request; Ctrl-C stops.")
+    /// Everything played so far, one clip after another at the first clip's rate; nil when
+    /// nothing was played or the loop was not asked to keep it.
+    public func played() throws -> AudioClip? {
+        guard let clips = playedClips, let first = clips.first else { return nil }
+        var samples: [Float] = []
+        for clip in clips {
+            samples += try clip.mixedToMono().resampled(to: first.sampleRate).samples
+        }
+        return AudioClip(samples: samples, sampleRate: first.sampleRate, channels: 1)
+    }
+
+    /// Runs until the source ends (a recording) or the task is cancelled (SIGTERM, Ctrl-C), and
+    /// returns the run's figures. Throws only what the loop cannot go on from: a wake word the
+    /// dictionary cannot spell, a source that fails in a way no retry helps.
+    public func run(onEvent: @Sendable (LiveEvent) -> Void) async throws -> LiveSummary {
+        let spotter = try WakeWordSpotter(configuration: settings.wakeWord)
+        let acknowledgement = try await acknowledgementClip()
+        let cpuAtStart = ProcessClock.cpuSeconds()
+        var ambient = EnergyEndpointer(settings: settings.endpointer)
+        var recent = RecentAudio(seconds: 2)
+        var phase = Phase.waiting
+        onEvent(.started(source: source.name, wakePhrase: settings.wakePhrase))
+
         while !Task.isCancelled {
-            let utterance = try listenForUtterance()
-            let (report, reply) = try await assistant.answer(samples: utterance, name: "utterance")
-            print(report.humanReadable())
-            try PlaybackDevice(output).play(reply)
+            let read: [Int16]?
+            do {
+                read = try await source.read(frames: LiveSettings.chunkSamples)
+            } catch is CancellationError {
+                break  // stopped while waiting for audio or for a device
+            }
+            guard let chunk = read, !chunk.isEmpty else { break }
+            heard += chunk.count
+            recent.append(chunk, endingAt: heard + skipped)
+            switch phase {
+            case .waiting:
+                ambient.observe(chunk)
+                guard let detection = try spotter.process(chunk).first else { continue }
+                summary.wakeWords += 1
+                onEvent(.wake(at: seconds(detection.endSample), score: detection.score))
+                // A spoken "Yes?" is gated like any reply; the chime is not (see above).
+                try play(acknowledgement.clip, gated: acknowledgement.isSpeech, onEvent: onEvent)
+                var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, background: ambient.background),
+                                          since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail))
+                // What was said after the wake word and already read is the start of the request.
+                phase = try await listen(to: recent.samples(from: detection.endSample), &listening, onEvent: onEvent)
+            case .listening(var listening):
+                phase = try await listen(to: chunk, &listening, onEvent: onEvent)
+            }
+            if case .waiting = phase, spotter.samplesProcessed < heard + skipped {
+                // The spotter missed what was heard while listening and what was spoken over:
+                // start it afresh, keeping its positions on the same timeline.
+                try spotter.reset(skipping: heard + skipped - spotter.samplesProcessed)
+            }
+        }
+        return finish(cpuAtStart: cpuAtStart)
+    }
+
+    /// The wake word's last sound fades within this long (s) of where the spotter ends it.
+    static let longestWakeTail = 0.5
+
+    /// Feeds audio heard while listening; answers when the utterance is over (or nothing was said
+    /// in time) and says what comes next.
+    private func listen(to audio: [Int16], _ listening: inout Listening,
+                        onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        var audio = audio
+        if listening.wakeTailLeft > 0 {
+            let quiet = listening.endpointer.endOfSound(in: audio)
+            let dropped = min(quiet ?? audio.count, listening.wakeTailLeft)
+            audio.removeFirst(min(dropped, audio.count))
+            listening.wakeTailLeft = quiet == nil ? listening.wakeTailLeft - dropped : 0
+        }
+        if let utterance = listening.endpointer.feed(audio).first {
+            return try await answer(utterance, trailing: listening.endpointer.lastTrailingQuiet,
+                                    isAnswer: listening.isAnswer, onEvent: onEvent)
+        }
+        let endpointer = listening.endpointer
+        if endpointer.isInSpeech && endpointer.quietSoFar >= settings.earlyEndSilence && !listening.checkedPause {
+            // A pause: if what was said so far is a whole phrase nothing continues, it is over
+            // now, and waiting for the full end silence would only delay the reply.
+            listening.checkedPause = true
+            let paused = Date()
+            let trailing = endpointer.quietSoFar
+            if let early = try? await assistant.hear(endpointer.utteranceSoFar, continuing: listening.isAnswer),
+               early.endsPhrase, let utterance = listening.endpointer.endNow() {
+                return try await answer(utterance, recognized: early, since: paused, trailing: trailing,
+                                        isAnswer: listening.isAnswer, onEvent: onEvent)
+            }
+        } else if !endpointer.isInSpeech && heard - listening.since >= samples(settings.noSpeechTimeout) {
+            summary.noSpeech += 1
+            onEvent(.noSpeech(at: seconds(heard + skipped), inConversation: listening.isAnswer))
+            // A question unanswered is the dialogue's to handle (ask once more, or let go);
+            // a wake word with nothing after it just goes back to waiting.
+            return listening.isAnswer ? try await answer([], trailing: 0, isAnswer: true, onEvent: onEvent) : .waiting
+        } else if endpointer.quietSoFar < settings.earlyEndSilence {
+            // Speech resumed after a pause: the next pause gets its own look.
+            listening.checkedPause = false
+        }
+        return .listening(listening)
+    }
+
+    /// Recognises and answers one utterance (empty: nothing was said), speaks the reply, and says
+    /// what to do next: listen for an answer, or wait for the wake word. `early` is the utterance
+    /// already recognised (at a pause), `since` when its end was found.
+    private func answer(_ utterance: [Int16], recognized early: HeardUtterance? = nil, since endpointed: Date = Date(),
+                        trailing: Double, isAnswer: Bool, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        let turnNumber = summary.turns + 1
+        saveUtterance(utterance, turn: turnNumber, onEvent: onEvent)
+        let report: TurnReport, reply: AudioClip
+        do {
+            var recognized = early
+            if recognized == nil { recognized = try await assistant.hear(utterance, continuing: isAnswer) }
+            guard let recognized else { return .waiting }
+            (report, reply) = try await assistant.answer(recognized, name: "turn \(turnNumber)")
+        } catch {
+            onEvent(.problem("turn \(turnNumber) could not be understood: \(error)"))
+            return .waiting
+        }
+        let latency = LiveLatency(endSilence: trailing, processing: Date().timeIntervalSince(endpointed))
+        if !utterance.isEmpty {
+            summary.turns += 1
+            latencies.append(latency)
+        }
+        onEvent(.turn(LiveTurn(report: report, endedAt: seconds(heard + skipped), isAnswer: isAnswer, latency: latency)))
+        try play(reply, gated: true, onEvent: onEvent)
+        guard report.expectsAnswer else { return .waiting }
+        return .listening(Listening(endpointer: EnergyEndpointer(settings: settings.endpointer), since: heard, isAnswer: true))
+    }
+
+    /// Plays a clip; when `gated`, throws away what the microphone heard meanwhile.
+    private func play(_ clip: AudioClip, gated: Bool, onEvent: @Sendable (LiveEvent) -> Void) throws {
+        guard clip.frameCount > 0 else { return }
+        playedClips?.append(clip)
+        do {
+            try sink?.play(clip)
+        } catch {
+            onEvent(.problem("could not play on the loudspeaker: \(error)"))
+        }
+        guard gated && gatesOwnSpeech else { return }
+        let spoken = clip.duration + settings.echoTail
+        try source.discard(spokenFor: spoken)
+        skipped += samples(spoken)
+    }
+
+    /// Keeps the audio of a turn when asked (`utteranceDirectory`), for tuning and bug reports.
+    private func saveUtterance(_ utterance: [Int16], turn: Int, onEvent: @Sendable (LiveEvent) -> Void) {
+        guard let directory = settings.utteranceDirectory, !utterance.isEmpty else { return }
+        let file = directory.appendingPathComponent("turn-\(turn).wav")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try WAVFile.write(AudioClip(int16: utterance, sampleRate: PipelineAudio.sampleRate, channels: 1), to: file)
+        } catch {
+            onEvent(.problem("could not save \(file.path): \(error)"))
         }
     }
 
-    /// Blocks on the capture device (on this actor's own queue) until one utterance is complete.
-    private func listenForUtterance() throws -> [Int16] {
-        let capture = try CaptureDevice(input)
-        var endpointer = EnergyEndpointer()
-        while true {
-            let samples = try capture.read(frames: 1600)
-            if let utterance = endpointer.feed(samples).first { return utterance }
+    private func acknowledgementClip() async throws -> (clip: AudioClip, isSpeech: Bool) {
+        switch settings.acknowledgement {
+        case .chime: (Chime.clip(), false)
+        case .speech: (try await assistant.speech.speak("Yes?"), true)
+        case .none: (AudioClip(samples: [], sampleRate: PipelineAudio.sampleRate, channels: 1), false)
         }
+    }
+
+    private func finish(cpuAtStart: Double) -> LiveSummary {
+        summary.audioSeconds = seconds(heard + skipped)
+        let processing = latencies.map(\.processing).sorted(), totals = latencies.map(\.total).sorted()
+        summary.processingP50 = Benchmark.percentile(processing, 0.5)
+        summary.processingP95 = Benchmark.percentile(processing, 0.95)
+        summary.totalLatencyP50 = Benchmark.percentile(totals, 0.5)
+        summary.totalLatencyP95 = Benchmark.percentile(totals, 0.95)
+        summary.cpuPerAudioSecond = summary.audioSeconds > 0 ? (ProcessClock.cpuSeconds() - cpuAtStart) / summary.audioSeconds : 0
+        summary.peakResidentMegabytes = ProcessClock.peakResidentMegabytes()
+        return summary
+    }
+
+    private func seconds(_ samples: Int) -> Double { Double(samples) / Double(PipelineAudio.sampleRate) }
+    private func samples(_ seconds: Double) -> Int { Int(seconds * Double(PipelineAudio.sampleRate)) }
+}
+
+/// The last few seconds heard, by position, so the words said right after the wake word (read
+/// before the spotter was sure of it) can be handed to the endpointer.
+struct RecentAudio {
+    private var samples: [Int16] = []
+    private var end = 0
+    private let capacity: Int
+
+    init(seconds: Double) {
+        capacity = Int(seconds * Double(PipelineAudio.sampleRate))
+    }
+
+    mutating func append(_ chunk: [Int16], endingAt position: Int) {
+        samples += chunk
+        if samples.count > capacity { samples.removeFirst(samples.count - capacity) }
+        end = position
+    }
+
+    /// What was heard from `position` on (as much of it as is still kept).
+    func samples(from position: Int) -> [Int16] {
+        let start = max(0, samples.count - max(0, end - position))
+        return Array(samples[start...])
     }
 }

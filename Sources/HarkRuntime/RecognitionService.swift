@@ -67,6 +67,11 @@ public actor RecognitionService {
         return (recognition, recognition.interpretation)
     }
 
+    /// Whether the words recognised are a whole phrase of the grammar in use that nothing continues.
+    public func endsPhrase(_ recognition: Recognition) throws(RecognitionError) -> Bool {
+        try loadedRecognizer().endsPhrase(recognition)
+    }
+
     public func pronunciation(of word: String) throws(RecognitionError) -> String? {
         try loadedRecognizer().pronunciation(of: word)
     }

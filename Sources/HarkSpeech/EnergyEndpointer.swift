@@ -18,26 +18,92 @@ public struct EnergyEndpointer: Sendable {
         public var maximumUtterance: Double = 10
         /// Audio kept from before speech started (s), so first syllables are not clipped.
         public var preRoll: Double = 0.3
+        /// An utterance with less loud audio than this (s) in all is a click, a cough or the
+        /// tail of a word, not something said: it is dropped and listening goes on.
+        public var minimumLoud: Double = 0.25
 
-        public init() {}
+        public init(endSilence: Double = 0.7, maximumUtterance: Double = 10) {
+            self.endSilence = endSilence
+            self.maximumUtterance = maximumUtterance
+        }
     }
 
     public static let frameLength = 160 // 10 ms at 16 kHz
 
     private let settings: Settings
-    private var background: Double = -60 // dBFS
+    /// The level of the background (dBFS), followed while nobody speaks.
+    public private(set) var background: Double
+    /// How much quiet (s) ended the last utterance: less than `endSilence` when it was cut at
+    /// the maximum length. The speech itself ended this long before the utterance was returned.
+    public private(set) var lastTrailingQuiet: Double = 0
     private var pending: [Int16] = []
     private var history: [[Int16]] = []
     private var utterance: [Int16] = []
     private var loudFrames = 0
+    /// Loud frames in the utterance under way.
+    private var loudInUtterance = 0
     private var quietFrames = 0
     private var inSpeech = false
 
-    public init(settings: Settings = Settings()) {
+    /// `background` seeds the background level, e.g. with one measured before the endpointer was
+    /// needed, so the first words after a wake word are judged against the room's real noise.
+    public init(settings: Settings = Settings(), background: Double = -60) {
         self.settings = settings
+        self.background = max(background, Self.quietestBackground)
+    }
+
+    /// No microphone is quieter than this (dBFS); digital silence (a synthetic recording, a
+    /// muted input) would otherwise make the faintest breath count as speech.
+    public static let quietestBackground = -70.0
+
+    /// Follows the background level without looking for utterances: for the time before one is
+    /// wanted, so a fresh endpointer can start from the room's level.
+    public mutating func observe(_ samples: [Int16]) {
+        var start = 0
+        while start + Self.frameLength <= samples.count {
+            let level = Self.level(Array(samples[start..<(start + Self.frameLength)]))
+            followBackground(level)
+            start += Self.frameLength
+        }
+    }
+
+    /// Where the sound going on at the start of `samples` stops: the first of `quietFrames`
+    /// frames in a row at background level, as a sample index; nil when it does not stop.
+    public func endOfSound(in samples: [Int16], quietFrames: Int = 3) -> Int? {
+        var quiet = 0
+        var start = 0
+        while start + Self.frameLength <= samples.count {
+            let level = Self.level(Array(samples[start..<(start + Self.frameLength)]))
+            quiet = level > background + settings.speechAboveBackground ? 0 : quiet + 1
+            start += Self.frameLength
+            if quiet == quietFrames { return start - quietFrames * Self.frameLength }
+        }
+        return nil
+    }
+
+    private mutating func followBackground(_ level: Double) {
+        // Faster downwards than upwards, so speech does not drag the background up.
+        let rate = level < background ? 0.2 : 0.02
+        // Loud frames (speech) are not background at all.
+        if level <= background + settings.speechAboveBackground {
+            background = max(Self.quietestBackground, background + (level - background) * rate)
+        }
     }
 
     public var isInSpeech: Bool { inSpeech }
+
+    /// Seconds of quiet since the last loud frame of the utterance under way (0 outside one).
+    public var quietSoFar: Double { inSpeech ? Double(quietFrames) / 100 : 0 }
+
+    /// The utterance under way, as far as it has been heard.
+    public var utteranceSoFar: [Int16] { utterance }
+
+    /// Ends the utterance under way now (someone finished a phrase and needs no more quiet to
+    /// be sure) and returns it; nil outside one.
+    public mutating func endNow() -> [Int16]? {
+        guard inSpeech else { return nil }
+        return finishUtterance()
+    }
 
     /// Feeds audio; returns each utterance completed by it.
     public mutating func feed(_ samples: [Int16]) -> [[Int16]] {
@@ -65,14 +131,11 @@ public struct EnergyEndpointer: Sendable {
             history.append(frame)
             if history.count > frames(settings.preRoll) + frames(settings.minimumSpeech) { history.removeFirst() }
             loudFrames = loud ? loudFrames + 1 : 0
-            if !loud {
-                // Follow the background slowly, faster downwards than upwards.
-                let rate = level < background ? 0.2 : 0.02
-                background += (level - background) * rate
-            }
+            if !loud { followBackground(level) }
             if loudFrames >= frames(settings.minimumSpeech) {
                 inSpeech = true
                 quietFrames = 0
+                loudInUtterance = loudFrames
                 utterance = history.flatMap { $0 }
                 history.removeAll()
             }
@@ -80,11 +143,17 @@ public struct EnergyEndpointer: Sendable {
         }
         utterance += frame
         quietFrames = loud ? 0 : quietFrames + 1
+        if loud { loudInUtterance += 1 }
         let tooLong = utterance.count >= frames(settings.maximumUtterance) * Self.frameLength
         guard quietFrames >= frames(settings.endSilence) || tooLong else { return nil }
+        return finishUtterance()
+    }
+
+    private mutating func finishUtterance() -> [Int16]? {
         inSpeech = false
         loudFrames = 0
+        lastTrailingQuiet = Double(quietFrames) / 100
         defer { utterance = [] }
-        return utterance
+        return loudInUtterance >= frames(settings.minimumLoud) ? utterance : nil
     }
 }

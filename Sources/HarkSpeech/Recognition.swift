@@ -22,4 +22,8 @@ public struct Recognition: Sendable, Equatable {
     public var decodeSeconds: Double
 
     public var text: String { words.joined(separator: " ") }
+
+    /// Nobody spoke: no audio reached the recogniser.
+    public static let nothingHeard = Recognition(words: [], isRejected: true, confidence: 0, rejection: "nothing was heard",
+                                                 margin: 0, interpretation: nil, frames: 0, decodeSeconds: 0)
 }

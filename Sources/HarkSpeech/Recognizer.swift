@@ -191,6 +191,13 @@ public final class Recognizer {
 
     // MARK: Recognition
 
+    /// Whether an accepted recognition is a whole phrase of the grammar in use that no phrase
+    /// continues: someone who said it has finished, so there is no need to wait for more quiet.
+    public func endsPhrase(_ recognition: Recognition) -> Bool {
+        guard let graph = activeGraph, !recognition.isRejected, recognition.interpretation != nil else { return false }
+        return !graph.canContinue(after: recognition.words)
+    }
+
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use.
     public func recognize(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
         guard let graph = activeGraph else {

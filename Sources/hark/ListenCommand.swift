@@ -1,53 +1,167 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import HarkAudio
 import HarkRuntime
+import Logging
 
-/// `hark listen`: the live loop on the microphone and speaker.
+/// `hark listen`: the device loop on the microphone and loudspeaker, or on a recording.
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Listen on the microphone and answer requests out loud.",
+        abstract: "Wait for the wake word, then listen, answer out loud, and follow up.",
         discussion: """
-        Hark listens on the default capture device, finds each utterance by its loudness, recognises it
-        against the installed apps and answers on the default playback device. Stop it with Ctrl-C.
-        On a machine without a sound card it says so and shows how to run Hark on a recording instead.
+        Hark waits for the wake word ("jarvis" unless configured), chimes, recognises the request against
+        the installed apps, answers on the loudspeaker, and when it has asked a question listens for the
+        answer without the wake word. It never hears itself: the microphone is ignored while it speaks.
+        A missing or busy microphone is retried until it appears. Stop it with Ctrl-C or SIGTERM.
+
+        --input RECORDING runs the same loop on a recording holding several requests, as a microphone
+        would hear it (time passes while Hark replies), prints each turn and a summary with the reply
+        latency, CPU and memory figures. Replies are played only when an output device is named.
+
+        Settings come from --config FILE, else $XDG_CONFIG_HOME/hark/hark.yaml (~/.config/hark/hark.yaml),
+        else /etc/hark/hark.yaml; options given here win. The file holds `key: value` lines:
+        \(HarkConfigFile.keys.map { "  \($0.key): \($0.meaning)" }.joined(separator: "\n"))
         """)
 
     @OptionGroup var apps: AppsOptions
+    @OptionGroup var devices: DeviceOptions
     @OptionGroup var voice: VoiceOptions
     @OptionGroup var recognizer: RecognizerOptions
 
-    @Option(help: ArgumentHelp("ALSA capture device.", valueName: "name"))
-    var inputDevice = "default"
+    @Option(help: ArgumentHelp("Settings file (YAML).", valueName: "file"))
+    var config: String?
 
-    @Option(help: ArgumentHelp("ALSA playback device.", valueName: "name"))
-    var outputDevice = "default"
+    @Option(help: ArgumentHelp("Listen to this recording (WAV) instead of the microphone.", valueName: "recording.wav"))
+    var input: String?
+
+    @Flag(help: "With --input, take as long as the recording lasts, as a microphone would (for CPU figures).")
+    var realTime = false
+
+    @Option(help: ArgumentHelp("Write everything Hark played (chimes and replies, one after another) to this WAV file.",
+                               valueName: "file"))
+    var replyOut: String?
+
+    @Option(help: ArgumentHelp("Keep each turn's audio in this folder as turn-N.wav (for tuning, or to report a misheard request).",
+                               valueName: "dir"))
+    var saveUtterances: String?
+
+    @Option(help: ArgumentHelp("The words that wake Hark; every word must be in the pronunciation dictionary.",
+                               valueName: "phrase"))
+    var wakePhrase: String?
+
+    @Option(help: ArgumentHelp("Wake-word sensitivity, 0–1: higher wakes more easily and more often by mistake.",
+                               valueName: "0-1"))
+    var sensitivity: Double?
+
+    @Option(help: ArgumentHelp("How Hark shows it heard the wake word: chime, speech (\"Yes?\") or none.",
+                               valueName: "kind"))
+    var acknowledgement: String?
+
+    @Option(help: ArgumentHelp("Seconds of quiet that end a request.", valueName: "s"))
+    var endSilence: Double?
+
+    @Option(help: ArgumentHelp("Seconds to wait for speech after the wake word or a question.", valueName: "s"))
+    var noSpeechTimeout: Double?
+
+    @Option(help: ArgumentHelp("Longest request, in seconds.", valueName: "s"))
+    var maxUtterance: Double?
+
+    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel: String?
+
+    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, turn, no_speech, problem, summary).")
+    var json = false
+
+    func validate() throws {
+        if let acknowledgement, LiveSettings.Acknowledgement(rawValue: acknowledgement) == nil {
+            throw ValidationError("--acknowledgement must be chime, speech or none, not \(acknowledgement)")
+        }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if realTime && input == nil { throw ValidationError("--real-time paces a recording: give --input too") }
+    }
 
     func run() async throws {
-        guard AudioDevices.hasSoundCard() || inputDevice != "default" else {
-            let example = HarkPaths.appsDirectory().map { $0.deletingLastPathComponent()
-                .appendingPathComponent("audio-fixtures/home-en/turn_on_the_garage_light.wav").path }
-                ?? "request.wav"
-            // The path this binary was started by, so the suggestion can be pasted as it is.
-            let hark = CommandLine.arguments[0]
-            printError("""
-            hark: this machine has no sound card, so there is no microphone to listen on.
-            Hark can answer a recording instead:
-                \(hark) run \(example) --reply-out reply.wav
-            or speak into a file:
-                \(hark) say "Hello" --out hello.wav
-            """)
+        let file: HarkConfigFile
+        do {
+            file = try HarkConfigFile.load(config.map { URL(fileURLWithPath: $0) })
+        } catch {
+            printError("hark: \(error)")
+            throw ExitCode(ExitStatus.dataError)
+        }
+        let settings = try liveSettings(file)
+        let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? file.logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let logger = LiveLog.start(level: level)
+        if let source = file.source { logger.info("settings from \(source.path)") }
+
+        let inputDevice = devices.inputDevice ?? file.inputDevice
+        let outputDevice = devices.outputDevice ?? file.outputDevice
+        if input == nil && inputDevice == nil && !AudioDevices.hasSoundCard() {
+            explainNoSoundCard()
             throw ExitCode(ExitStatus.unavailable)
         }
         do {
-            let assistant = try await startAssistant(apps: apps, recognizer: recognizer, voice: voice.settings)
-            try await LiveLoop(assistant: assistant,
-                               input: PCMDeviceSpec(name: inputDevice),
-                               output: PCMDeviceSpec(name: outputDevice)).run()
+            var appsOptions = apps
+            if appsOptions.apps == nil { appsOptions.apps = file.appsDirectory }
+            var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer,
+                                                           voice: voice.settings(voice: file.voice, rate: file.rate))
+            configuration.wakePhrase = settings.wakePhrase
+            let assistant = try await Assistant.start(configuration)
+            for problem in assistant.startupProblems { logger.warning("\(problem)") }
+
+            let source: any LiveAudioSource = try input.map { try RecordingSource(contentsOf: URL(fileURLWithPath: $0), realTime: realTime) }
+                ?? CaptureSource(PCMDeviceSpec(name: inputDevice ?? PCMDeviceSpec.default.name), report: { logger.warning("\($0)") })
+            // A recording is answered silently unless a device is named; the microphone is answered aloud.
+            let device: (any LiveAudioSink)? = input == nil || outputDevice != nil
+                ? PlaybackSink(PCMDeviceSpec(name: outputDevice ?? PCMDeviceSpec.default.name)) : nil
+            let loop = LiveLoop(assistant: assistant, settings: settings, source: source, sink: device,
+                                keepsPlayed: replyOut != nil)
+            let printer = LiveEventPrinter(json: json, recording: input != nil, logger: logger)
+
+            let task = Task { try await loop.run(onEvent: printer.print) }
+            let stopper = StopSignals { signal in
+                logger.notice("\(signal), stopping")
+                task.cancel()
+            }
+            let summary = try await task.value
+            stopper.cancel()
+            printer.print(summary: summary)
+            if let replyOut, let played = try await loop.played() {
+                try WAVFile.write(played, to: URL(fileURLWithPath: replyOut))
+            }
         } catch let error as ValidationError {
             throw error
         } catch {
             throw fail(error)
         }
+    }
+
+    private func liveSettings(_ file: HarkConfigFile) throws -> LiveSettings {
+        var settings = file.live
+        if let wakePhrase { settings.wakePhrase = wakePhrase.lowercased() }
+        if let sensitivity { settings.sensitivity = sensitivity }
+        if let acknowledgement, let choice = LiveSettings.Acknowledgement(rawValue: acknowledgement) { settings.acknowledgement = choice }
+        if let endSilence { settings.endSilence = endSilence }
+        if let noSpeechTimeout { settings.noSpeechTimeout = noSpeechTimeout }
+        if let maxUtterance { settings.maximumUtterance = maxUtterance }
+        if let saveUtterances { settings.utteranceDirectory = URL(fileURLWithPath: saveUtterances) }
+        if let problem = settings.problems().first { throw ValidationError(problem) }
+        return settings
+    }
+
+    private func explainNoSoundCard() {
+        let example = HarkPaths.appsDirectory().map { $0.deletingLastPathComponent()
+            .appendingPathComponent("audio-fixtures/live/session.wav").path } ?? "session.wav"
+        // The path this binary was started by, so the suggestion can be pasted as it is.
+        let hark = CommandLine.arguments[0]
+        printError("""
+        hark: this machine has no sound card, so there is no microphone to listen on.
+        Hark can listen to a recording of several requests instead:
+            \(hark) listen --input \(example)
+        or answer a single recording:
+            \(hark) run audio-fixtures/home-en/turn_on_the_garage_light.wav --reply-out reply.wav
+        """)
     }
 }

@@ -25,19 +25,27 @@ struct AppsOptions: ParsableArguments {
 
 /// How Hark's voice sounds.
 struct VoiceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("espeak-ng voice, e.g. en-us, en-gb, en-us+f3.", valueName: "name"))
-    var voice = VoiceSettings().voice
+    @Option(help: ArgumentHelp("espeak-ng voice, e.g. en-us, en-gb, en-us+f3 (default: \(VoiceSettings().voice)).",
+                               valueName: "name"))
+    var voice: String?
 
-    @Option(help: ArgumentHelp("Speaking rate in words per minute (80–450).", valueName: "wpm"))
-    var rate = VoiceSettings().rate
+    @Option(help: ArgumentHelp("Speaking rate in words per minute, 80–450 (default: \(VoiceSettings().rate)).",
+                               valueName: "wpm"))
+    var rate: Int?
 
     func validate() throws {
-        guard VoiceSettings.rateRange.contains(rate) else {
+        if let rate, !VoiceSettings.rateRange.contains(rate) {
             throw ValidationError("--rate \(rate) is outside \(VoiceSettings.rateRange.lowerBound)–\(VoiceSettings.rateRange.upperBound) words per minute")
         }
     }
 
-    var settings: VoiceSettings { VoiceSettings(voice: voice, rate: rate) }
+    var settings: VoiceSettings { settings(voice: nil, rate: nil) }
+
+    /// The options given, else the fallbacks (a settings file's), else the defaults.
+    func settings(voice fallbackVoice: String?, rate fallbackRate: Int?) -> VoiceSettings {
+        let defaults = VoiceSettings()
+        return VoiceSettings(voice: voice ?? fallbackVoice ?? defaults.voice, rate: rate ?? fallbackRate ?? defaults.rate)
+    }
 }
 
 /// Recogniser knobs people may need when tuning for their room.

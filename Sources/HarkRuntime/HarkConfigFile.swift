@@ -1,0 +1,139 @@
+public import Foundation
+import Yams
+
+/// The owner's settings for `hark listen`, from a YAML file: the devices, the apps, the wake
+/// word, endpointing and the voice. Options on the command line win over the file.
+///
+/// ```yaml
+/// input_device: plughw:1
+/// wake_phrase: jarvis
+/// sensitivity: 0.3
+/// ```
+public struct HarkConfigFile: Sendable, Equatable {
+    public var inputDevice: String?
+    public var outputDevice: String?
+    public var appsDirectory: String?
+    public var voice: String?
+    public var rate: Int?
+    public var logLevel: String?
+    public var live = LiveSettings()
+    /// The file the settings came from; nil when none was found.
+    public var source: URL?
+
+    public init() {}
+
+    /// The keys a file may hold, with what each means, for `hark listen --help` and errors.
+    public static let keys: [(key: String, meaning: String)] = [
+        ("input_device", "ALSA capture device (default: default)"),
+        ("output_device", "ALSA playback device (default: default)"),
+        ("apps", "folder of installed apps"),
+        ("wake_phrase", "words that wake Hark (default: jarvis)"),
+        ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
+        ("acknowledgement", "chime, speech or none (default: chime)"),
+        ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
+        ("no_speech_timeout", "seconds to wait for speech (default: \(LiveSettings().noSpeechTimeout))"),
+        ("max_utterance", "longest request in seconds (default: \(LiveSettings().maximumUtterance))"),
+        ("echo_tail", "seconds after a reply still treated as Hark's own voice (default: \(LiveSettings().echoTail))"),
+        ("voice", "espeak-ng voice (default: en-us)"),
+        ("rate", "speaking rate in words per minute (default: 170)"),
+        ("log_level", "trace, debug, info, notice, warning, error or critical (default: info)"),
+    ]
+
+    /// Where Hark looks when no file is named: the owner's ($XDG_CONFIG_HOME/hark/hark.yaml),
+    /// then the machine's (/etc/hark/hark.yaml). The first that exists is used.
+    public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        [HarkPaths.configDirectory(environment: environment).appendingPathComponent("hark.yaml"),
+         URL(fileURLWithPath: "/etc/hark/hark.yaml")]
+    }
+
+    /// Reads `explicit` if given (it must exist), else the first file on the search path, else
+    /// returns the defaults.
+    public static func load(_ explicit: URL? = nil,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HarkConfigFile {
+        let candidates = explicit.map { [$0] } ?? searchPath(environment: environment)
+        for file in candidates {
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            let text: String
+            do {
+                text = try String(contentsOf: file, encoding: .utf8)
+            } catch {
+                throw ConfigFileError(file: file.path, line: nil, reason: "cannot be read: \(error.localizedDescription)")
+            }
+            var config = try parse(text, file: file.path)
+            config.source = file
+            return config
+        }
+        if let explicit {
+            throw ConfigFileError(file: explicit.path, line: nil, reason: "no such file")
+        }
+        return HarkConfigFile()
+    }
+
+    /// Parses the text of a settings file; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws -> HarkConfigFile {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw ConfigFileError(file: file, line: nil, reason: "is not valid YAML: \(error)")
+        }
+        var config = HarkConfigFile()
+        guard let root else { return config } // an empty file: all defaults
+        guard let mapping = root.mapping else {
+            throw ConfigFileError(file: file, line: root.mark?.line, reason: "expected settings as key: value lines")
+        }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            let line = keyNode.mark?.line
+            func fail(_ reason: String) -> ConfigFileError { ConfigFileError(file: file, line: line, reason: "\(key): \(reason)") }
+            func text() throws -> String {
+                guard let string = value.string, !string.isEmpty else { throw fail("expected text") }
+                return string
+            }
+            func number() throws -> Double {
+                guard let string = value.string, let number = Double(string) else { throw fail("expected a number") }
+                return number
+            }
+            switch key {
+            case "input_device": config.inputDevice = try text()
+            case "output_device": config.outputDevice = try text()
+            case "apps": config.appsDirectory = try text()
+            case "voice": config.voice = try text()
+            case "rate":
+                guard let rate = Int(try text()) else { throw fail("expected whole words per minute") }
+                config.rate = rate
+            case "log_level": config.logLevel = try text()
+            case "wake_phrase": config.live.wakePhrase = try text().lowercased()
+            case "sensitivity": config.live.sensitivity = try number()
+            case "end_silence": config.live.endSilence = try number()
+            case "no_speech_timeout": config.live.noSpeechTimeout = try number()
+            case "max_utterance": config.live.maximumUtterance = try number()
+            case "echo_tail": config.live.echoTail = try number()
+            case "acknowledgement":
+                guard let choice = LiveSettings.Acknowledgement(rawValue: try text()) else {
+                    throw fail("expected one of \(LiveSettings.Acknowledgement.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                config.live.acknowledgement = choice
+            default:
+                throw ConfigFileError(file: file, line: line,
+                                      reason: "unknown setting \"\(key)\"; known: \(keys.map(\.key).joined(separator: ", "))")
+            }
+        }
+        if let problem = config.live.problems().first {
+            throw ConfigFileError(file: file, line: nil, reason: problem)
+        }
+        return config
+    }
+}
+
+/// A settings file that cannot be used, with where and why.
+public struct ConfigFileError: Error, CustomStringConvertible, Equatable {
+    public var file: String
+    /// 1-based, when the problem has a place.
+    public var line: Int?
+    public var reason: String
+
+    public var description: String {
+        "\(file)\(line.map { ":\($0)" } ?? ""): \(reason)"
+    }
+}

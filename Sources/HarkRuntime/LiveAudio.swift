@@ -1,0 +1,160 @@
+public import Foundation
+public import HarkAudio
+
+/// Where the live loop's audio comes from: a microphone, or a recording played as if it were one.
+/// Used from the live loop's own thread only.
+public protocol LiveAudioSource: AnyObject {
+    /// A name for messages: the device or the file.
+    var name: String { get }
+    /// The next `frames` samples of 16 kHz mono audio, blocking until they are there; fewer at
+    /// the end of a recording, and nil once nothing more will come.
+    nonisolated(nonsending) func read(frames: Int) async throws -> [Int16]?
+    /// Hark has just spoken for `seconds`: throw away what was heard meanwhile, which is its own
+    /// voice, so that it never takes a wake word or a command from its own reply.
+    func discard(spokenFor seconds: Double) throws
+}
+
+/// Where the live loop's replies and chimes go. Used from the live loop's own thread only.
+public protocol LiveAudioSink: AnyObject {
+    /// Plays `clip` and returns once it has been played.
+    func play(_ clip: AudioClip) throws
+}
+
+/// A recording heard as a microphone would hear it. Time passes while Hark speaks: `discard`
+/// skips as much of the recording as the reply lasted, as the gate on a live microphone does.
+/// With `realTime`, `read` also waits for the wall clock, for measuring CPU at the pace of speech.
+public final class RecordingSource: LiveAudioSource {
+    public let name: String
+    public private(set) var position = 0
+    private let samples: [Int16]
+    private let realTime: Bool
+    private let started = Date()
+    /// Audio added to what the "microphone" hears, by sample position: what a loudspeaker in the
+    /// room would put back into it. Tests use it to play Hark's replies back into its input.
+    private var heardFromRoom: [Int: [Int16]] = [:]
+
+    public init(samples: [Int16], name: String, realTime: Bool = false) {
+        self.samples = samples
+        self.name = name
+        self.realTime = realTime
+    }
+
+    /// Reads a WAV file of any rate and channel count, converted to 16 kHz mono.
+    public convenience init(contentsOf url: URL, realTime: Bool = false) throws {
+        let clip = try WAVFile.read(contentsOf: url)
+        try self.init(samples: clip.pipelineSamples(), name: url.lastPathComponent, realTime: realTime)
+    }
+
+    public var duration: Double { Double(samples.count) / Double(PipelineAudio.sampleRate) }
+
+    nonisolated(nonsending) public func read(frames: Int) async throws -> [Int16]? {
+        guard position < samples.count else { return nil }
+        let end = min(samples.count, position + frames)
+        var chunk = Array(samples[position..<end])
+        mixRoom(into: &chunk, at: position)
+        position = end
+        if realTime {
+            let due = Double(position) / Double(PipelineAudio.sampleRate) - Date().timeIntervalSince(started)
+            if due > 0 { try await Task.sleep(for: .seconds(due)) }
+        }
+        return chunk
+    }
+
+    public func discard(spokenFor seconds: Double) throws {
+        position = min(samples.count, position + Int(seconds * Double(PipelineAudio.sampleRate)))
+    }
+
+    /// Puts `audio` into what is heard from the current position on, as a loudspeaker next to the
+    /// microphone would.
+    public func echo(_ audio: [Int16]) {
+        heardFromRoom[position] = audio
+    }
+
+    private func mixRoom(into chunk: inout [Int16], at start: Int) {
+        for (offset, audio) in heardFromRoom {
+            let overlapStart = max(start, offset), overlapEnd = min(start + chunk.count, offset + audio.count)
+            guard overlapStart < overlapEnd else { continue }
+            for index in overlapStart..<overlapEnd {
+                let mixed = Int(chunk[index - start]) + Int(audio[index - offset])
+                chunk[index - start] = Int16(clamping: mixed)
+            }
+        }
+        heardFromRoom = heardFromRoom.filter { $0.key + $0.value.count > start + chunk.count }
+    }
+}
+
+/// The microphone: an ALSA capture device, opened on first use and reopened after it fails, with
+/// waits that grow from a quarter of a second to four seconds, so an unplugged or busy device is
+/// found again when it comes back instead of ending Hark.
+public final class CaptureSource: LiveAudioSource {
+    public let spec: PCMDeviceSpec
+    private var device: CaptureDevice?
+    private let retry: DeviceRetry
+    private let report: (String) -> Void
+
+    /// `report` hears of each failure and when the next attempt comes, for the log.
+    public init(_ spec: PCMDeviceSpec, retry: DeviceRetry = DeviceRetry(), report: @escaping (String) -> Void = { _ in }) {
+        self.spec = spec
+        self.retry = retry
+        self.report = report
+    }
+
+    public var name: String { spec.name }
+
+    nonisolated(nonsending) public func read(frames: Int) async throws -> [Int16]? {
+        while true {
+            let device = try await open()
+            let result: Result<[Int16], AudioError> = Result { () throws(AudioError) in try device.read(frames: frames) }
+            switch result {
+            case .success(let samples):
+                return samples
+            case .failure(let error):
+                guard retry.isRetryable(error) else { throw error }
+                // The device went away mid-stream: report it, drop it, and wait for it below.
+                self.device = nil
+                report("the microphone stopped: \(error.message); opening it again")
+            }
+        }
+    }
+
+    public func discard(spokenFor seconds: Double) throws {
+        try device?.discardBuffered()
+    }
+
+    nonisolated(nonsending) private func open() async throws -> CaptureDevice {
+        if let device { return device }
+        let spec = self.spec
+        let report = self.report
+        let opened = try await retry.run({ () throws(AudioError) in try CaptureDevice(spec) }, onFailure: { failure in
+            let next = failure.nextDelay.map { String(format: "trying again in %.2g s", $0) } ?? "giving up"
+            report("cannot open the microphone (attempt \(failure.attempt)): \(failure.error.message); \(next)")
+        })
+        device = opened
+        return opened
+    }
+
+    /// Overruns recovered on the device open now.
+    public var recoveredOverruns: Int { device?.recoveredOverruns ?? 0 }
+}
+
+/// The loudspeaker: an ALSA playback device, reopened for the next clip after it fails. A clip
+/// that cannot be played is reported by the error; the loop goes on without it.
+public final class PlaybackSink: LiveAudioSink {
+    public let spec: PCMDeviceSpec
+    private var device: PlaybackDevice?
+
+    public init(_ spec: PCMDeviceSpec) {
+        self.spec = spec
+    }
+
+    public func play(_ clip: AudioClip) throws {
+        let device = try self.device ?? PlaybackDevice(spec)
+        self.device = device
+        do {
+            try device.play(clip)
+        } catch {
+            self.device = nil
+            throw error
+        }
+    }
+}

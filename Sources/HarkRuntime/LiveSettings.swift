@@ -1,0 +1,82 @@
+public import HarkAudio
+public import Foundation
+import HarkSpeech
+
+/// How the live loop listens and answers.
+public struct LiveSettings: Sendable, Equatable {
+    /// How Hark shows it heard the wake word.
+    public enum Acknowledgement: String, Sendable, CaseIterable {
+        /// A short rising two-note chime.
+        case chime
+        /// "Yes?" in Hark's voice.
+        case speech
+        /// Nothing: Hark just listens.
+        case none
+    }
+
+    public var wakePhrase = "jarvis"
+    /// 0…1: higher catches more wake words and fires more often on other speech.
+    public var sensitivity = WakeWordSpotter.defaultSensitivity
+    public var acknowledgement = Acknowledgement.chime
+    /// Quiet (s) that ends what someone says.
+    public var endSilence = 0.6
+    /// A pause this long (s) ends what someone says when the words so far are a whole phrase
+    /// of the turn's grammar that no phrase continues.
+    public var earlyEndSilence = 0.2
+    /// Seconds to wait for speech after the wake word or a question before giving up.
+    public var noSpeechTimeout = 6.0
+    /// An utterance is cut at this length (s).
+    public var maximumUtterance = 10.0
+    /// Seconds after Hark stops speaking still treated as its own voice (room echo, the
+    /// device's buffer), and thrown away with the rest.
+    public var echoTail = 0.2
+    /// Where to keep each turn's audio as turn-N.wav; nil keeps nothing.
+    public var utteranceDirectory: URL?
+
+    public init() {}
+
+    /// Audio is read in pieces of this many 16 kHz samples (30 ms): small enough that the end of
+    /// speech is seen without delay, large enough to keep the loop's overhead low.
+    public static let chunkSamples = 480
+
+    var endpointer: EnergyEndpointer.Settings {
+        EnergyEndpointer.Settings(endSilence: endSilence, maximumUtterance: maximumUtterance)
+    }
+
+    var wakeWord: WakeWordConfiguration {
+        WakeWordConfiguration(keyPhrase: wakePhrase, sensitivity: sensitivity)
+    }
+
+    /// Checks the ranges; returns what is wrong, one line per setting.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        if !(0...1).contains(sensitivity) { problems.append("sensitivity must be between 0 and 1, not \(sensitivity)") }
+        if !(0.1...5).contains(endSilence) { problems.append("end_silence must be 0.1 to 5 seconds, not \(endSilence)") }
+        if !(0.05...endSilence).contains(earlyEndSilence) {
+            problems.append("early_end_silence must be 0.05 seconds to end_silence, not \(earlyEndSilence)")
+        }
+        if !(1...60).contains(noSpeechTimeout) { problems.append("no_speech_timeout must be 1 to 60 seconds, not \(noSpeechTimeout)") }
+        if !(1...60).contains(maximumUtterance) { problems.append("max_utterance must be 1 to 60 seconds, not \(maximumUtterance)") }
+        if !(0...2).contains(echoTail) { problems.append("echo_tail must be 0 to 2 seconds, not \(echoTail)") }
+        if wakePhrase.split(separator: " ").isEmpty { problems.append("wake_phrase must have at least one word") }
+        return problems
+    }
+}
+
+/// The wake-word chime: two short notes a fifth apart, rising, quiet enough not to startle and
+/// short enough that someone who says the command without pausing is not drowned out.
+public enum Chime {
+    public static func clip(sampleRate: Int = 16_000) -> AudioClip {
+        var samples: [Float] = []
+        for frequency in [880.0, 1318.5] {
+            let count = Int(0.07 * Double(sampleRate))
+            for index in 0..<count {
+                let time = Double(index) / Double(sampleRate)
+                // A 10 ms fade in and out keeps each note from clicking.
+                let fade = min(1, Double(index) / (0.01 * Double(sampleRate)), Double(count - index) / (0.01 * Double(sampleRate)))
+                samples.append(Float(0.2 * fade * sin(2 * Double.pi * frequency * time)))
+            }
+        }
+        return AudioClip(samples: samples, sampleRate: sampleRate, channels: 1)
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import HarkRuntime
+import Logging
+
+/// Logging for `hark listen`: one line per message on standard output, which is where the
+/// journal picks it up when Hark runs as a service.
+enum LiveLog {
+    static func start(level: Logger.Level) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger(label: "hark")
+        logger.logLevel = level
+        return logger
+    }
+}
+
+/// Shows what the live loop does: turns as blocks for a person reading a recording's results,
+/// one log line each when live, or JSON lines for scripts.
+struct LiveEventPrinter: Sendable {
+    var json: Bool
+    /// Listening to a recording: print blocks with positions in it.
+    var recording: Bool
+    var logger: Logger
+
+    func print(_ event: LiveEvent) {
+        if json {
+            emit(Self.object(event))
+            return
+        }
+        switch event {
+        case .started(let source, let wakePhrase):
+            logger.info("listening on \(source) for \"\(wakePhrase)\"")
+        case .wake(let at, let score):
+            if recording {
+                Swift.print(String(format: "%7.2f s  wake word (score %.2f)", at, score))
+            } else {
+                logger.info("wake word (score \(String(format: "%.2f", score)))")
+            }
+        case .turn(let turn):
+            let latency = String(format: "%.0f ms after the end of speech (%.0f ms waiting for quiet, %.0f ms answering)",
+                                 turn.latency.total * 1000, turn.latency.endSilence * 1000, turn.latency.processing * 1000)
+            if recording {
+                Swift.print(String(format: "%7.2f s  %@", turn.endedAt, turn.isAnswer ? "answer" : "request"))
+                Swift.print(turn.report.humanReadable())
+                Swift.print("  replied:    \(latency)")
+            } else {
+                let heard = turn.report.text.isEmpty ? "nothing in the grammar" : "\"\(turn.report.text)\""
+                let intent = turn.report.intent.map { " → \(turn.report.app ?? "").\($0)" } ?? ""
+                logger.info("heard \(heard)\(intent); replying \"\(turn.report.reply)\", \(latency)")
+                if let problem = turn.report.problem { logger.warning("\(problem)") }
+            }
+        case .noSpeech(let at, let inConversation):
+            let what = inConversation ? "nobody answered" : "nothing said after the wake word"
+            if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.info("\(what)") }
+        case .problem(let message):
+            logger.error("\(message)")
+        }
+    }
+
+    func print(summary: LiveSummary) {
+        if json {
+            guard let data = try? JSONEncoder().encode(summary),
+                  var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return }
+            object["event"] = "summary"
+            emit(object)
+        } else if recording {
+            Swift.print(summary.humanReadable())
+        } else {
+            logger.info("stopped after \(String(format: "%.0f", summary.audioSeconds)) s: \(summary.turns) turns")
+        }
+    }
+
+    private func emit(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            logger.error("could not write an event as JSON")
+            return
+        }
+        Swift.print(String(decoding: data, as: UTF8.self))
+    }
+
+    static func object(_ event: LiveEvent) -> [String: Any] {
+        switch event {
+        case .started(let source, let wakePhrase):
+            return ["event": "started", "source": source, "wake_phrase": wakePhrase]
+        case .wake(let at, let score):
+            return ["event": "wake", "at_s": at, "score": score]
+        case .turn(let turn):
+            var object: [String: Any] = ["event": "turn", "at_s": turn.endedAt, "answer": turn.isAnswer,
+                                         "end_silence_s": turn.latency.endSilence, "processing_s": turn.latency.processing]
+            if let data = try? JSONEncoder().encode(turn.report),
+               let report = try? JSONSerialization.jsonObject(with: data) {
+                object["report"] = report
+            }
+            return object
+        case .noSpeech(let at, let inConversation):
+            return ["event": "no_speech", "at_s": at, "in_conversation": inConversation]
+        case .problem(let message):
+            return ["event": "problem", "message": message]
+        }
+    }
+}
+
+/// Calls `stop` on SIGTERM or SIGINT (once each), so a service manager or Ctrl-C ends Hark cleanly:
+/// the devices are closed and the summary printed instead of the process dying mid-reply.
+final class StopSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ stop: @escaping @Sendable (String) -> Void) {
+        sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { signalNumber, name in
+            // The default action would kill the process before the handler runs.
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { stop(name) }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
