@@ -20,6 +20,8 @@ public struct AssistantConfiguration: Sendable {
     /// Where apps' program handlers may keep data (HARK_APP_DATA is a folder per app under it).
     public var dataDirectory: URL
     public var wakePhrase: String
+    /// The time replies are given against ("It's 9:30 AM."); tests fix it.
+    public var clock: @Sendable () -> Date = { Date() }
 
     public init(appsDirectory: URL, modelsDirectory: URL?, recognizer: RecognizerConfiguration = .init(),
                 voice: VoiceSettings = .init(), inProcessHandlers: [String: any IntentHandler] = [:],
@@ -76,7 +78,7 @@ public final class Assistant: Sendable {
     public static func dialogueEngine(_ configuration: AssistantConfiguration) async throws -> (DialogueEngine, [String]) {
         let catalog = try AppCatalog.load(from: configuration.appsDirectory, wakePhrase: configuration.wakePhrase)
         var engine = DialogueEngine(catalog: catalog, handlers: handlers(for: catalog, configuration),
-                                    authenticator: configuration.authenticator)
+                                    authenticator: configuration.authenticator, clock: configuration.clock)
         let problems = await engine.refreshDynamicOptions()
         return (engine, problems)
     }

@@ -12,6 +12,13 @@ public protocol LiveAudioSource: AnyObject {
     /// Hark has just spoken for `seconds`: throw away what was heard meanwhile, which is its own
     /// voice, so that it never takes a wake word or a command from its own reply.
     func discard(spokenFor seconds: Double) throws
+    /// The loudspeaker has just played `clip` (the loop tells the source before discarding what
+    /// was heard meanwhile). A simulated room uses it to put the clip into what is heard.
+    func loudspeakerPlayed(_ clip: AudioClip)
+}
+
+extension LiveAudioSource {
+    public func loudspeakerPlayed(_ clip: AudioClip) {}
 }
 
 /// Where the live loop's replies and chimes go. Used from the live loop's own thread only.
@@ -23,26 +30,30 @@ public protocol LiveAudioSink: AnyObject {
 /// A recording heard as a microphone would hear it. Time passes while Hark speaks: `discard`
 /// skips as much of the recording as the reply lasted, as the gate on a live microphone does.
 /// With `realTime`, `read` also waits for the wall clock, for measuring CPU at the pace of speech.
+/// With an `echo` gain, what the loudspeaker plays comes back into the recording at that gain,
+/// as in a room where the microphone sits next to the loudspeaker.
 public final class RecordingSource: LiveAudioSource {
     public let name: String
     public private(set) var position = 0
     private let samples: [Int16]
     private let realTime: Bool
+    private let echoGain: Double
     private let started = Date()
     /// Audio added to what the "microphone" hears, by sample position: what a loudspeaker in the
     /// room would put back into it. Tests use it to play Hark's replies back into its input.
     private var heardFromRoom: [Int: [Int16]] = [:]
 
-    public init(samples: [Int16], name: String, realTime: Bool = false) {
+    public init(samples: [Int16], name: String, realTime: Bool = false, echo: Double = 0) {
         self.samples = samples
         self.name = name
         self.realTime = realTime
+        self.echoGain = echo
     }
 
     /// Reads a WAV file of any rate and channel count, converted to 16 kHz mono.
-    public convenience init(contentsOf url: URL, realTime: Bool = false) throws {
+    public convenience init(contentsOf url: URL, realTime: Bool = false, echo: Double = 0) throws {
         let clip = try WAVFile.read(contentsOf: url)
-        try self.init(samples: clip.pipelineSamples(), name: url.lastPathComponent, realTime: realTime)
+        try self.init(samples: clip.pipelineSamples(), name: url.lastPathComponent, realTime: realTime, echo: echo)
     }
 
     public var duration: Double { Double(samples.count) / Double(PipelineAudio.sampleRate) }
@@ -64,10 +75,11 @@ public final class RecordingSource: LiveAudioSource {
         position = min(samples.count, position + Int(seconds * Double(PipelineAudio.sampleRate)))
     }
 
-    /// Puts `audio` into what is heard from the current position on, as a loudspeaker next to the
-    /// microphone would.
-    public func echo(_ audio: [Int16]) {
-        heardFromRoom[position] = audio
+    /// Puts what the loudspeaker played into what is heard from the current position on.
+    public func loudspeakerPlayed(_ clip: AudioClip) {
+        guard echoGain > 0, let audio = try? clip.mixedToMono().resampled(to: PipelineAudio.sampleRate) else { return }
+        heardFromRoom[position] = AudioClip(samples: audio.samples.map { $0 * Float(echoGain) },
+                                            sampleRate: audio.sampleRate, channels: 1).int16Samples()
     }
 
     private func mixRoom(into chunk: inout [Int16], at start: Int) {

@@ -272,6 +272,7 @@ public actor LiveLoop {
         playedClips?.append(clip)
         do {
             try sink?.play(clip)
+            source.loudspeakerPlayed(clip)
         } catch {
             onEvent(.problem("could not play on the loudspeaker: \(error)"))
         }

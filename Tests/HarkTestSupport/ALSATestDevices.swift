@@ -1,11 +1,11 @@
-import Foundation
-import HarkAudio
+public import Foundation
+public import HarkAudio
 
 /// ALSA PCMs defined in configuration text, backed by files and the `null` plugin,
 /// so the real ALSA code path runs on a machine with no sound card.
-enum ALSATestDevices {
+public enum ALSATestDevices {
     /// Playback into a raw file, at whatever rate, channels and format are opened.
-    static func fileOutput(_ url: URL) -> PCMDeviceSpec {
+    public static func fileOutput(_ url: URL) -> PCMDeviceSpec {
         PCMDeviceSpec(name: "hark_test_out", configText: """
             pcm.hark_test_out {
                 type file
@@ -18,7 +18,7 @@ enum ALSATestDevices {
 
     /// Playback into a raw file through a `plug` whose slave only runs at `rate` Hz stereo:
     /// with ALSA's resampling switched off, the device refuses any other rate.
-    static func fixedRateOutput(_ url: URL, rate: Int) -> PCMDeviceSpec {
+    public static func fixedRateOutput(_ url: URL, rate: Int) -> PCMDeviceSpec {
         PCMDeviceSpec(name: "hark_test_fixed", configText: """
             pcm.hark_test_fixed {
                 type plug
@@ -33,7 +33,7 @@ enum ALSATestDevices {
     }
 
     /// Capture whose samples come from a raw file.
-    static func fileInput(_ url: URL) -> PCMDeviceSpec {
+    public static func fileInput(_ url: URL) -> PCMDeviceSpec {
         PCMDeviceSpec(name: "hark_test_in", configText: """
             pcm.hark_test_in {
                 type file
@@ -50,7 +50,7 @@ enum ALSATestDevices {
     /// binding per channel) and a `plug` whose slave runs at `rate` fixes the rate once ALSA's
     /// resampling is off. No hardware involved: the chain ends in `null`, and the `file` plugin
     /// on top (it reads `infile` only for read calls, so it must face the client) supplies the samples.
-    static func fixedCapture(_ url: URL, rate: Int, channels: Int) -> PCMDeviceSpec {
+    public static func fixedCapture(_ url: URL, rate: Int, channels: Int) -> PCMDeviceSpec {
         let bindings = (0..<channels).map { "bindings.\($0) { slave a; channel \($0) }" }.joined(separator: "\n")
         return PCMDeviceSpec(name: "hark_test_fixed_in", configText: """
             pcm.hark_test_fixed_in {
@@ -70,12 +70,12 @@ enum ALSATestDevices {
             """)
     }
 
-    static func rawInt16(_ url: URL) throws -> [Int16] {
+    public static func rawInt16(_ url: URL) throws -> [Int16] {
         let data = try Data(contentsOf: url)
         return stride(from: 0, to: data.count - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
     }
 
-    static func writeRawInt32(_ samples: [Int32], to url: URL) throws {
+    public static func writeRawInt32(_ samples: [Int32], to url: URL) throws {
         var data = Data(capacity: samples.count * 4)
         for sample in samples {
             let bits = UInt32(bitPattern: sample)
@@ -84,7 +84,7 @@ enum ALSATestDevices {
         try data.write(to: url)
     }
 
-    static func writeRawInt16(_ samples: [Int16], to url: URL) throws {
+    public static func writeRawInt16(_ samples: [Int16], to url: URL) throws {
         var data = Data(capacity: samples.count * 2)
         for sample in samples {
             let bits = UInt16(bitPattern: sample)

@@ -1,0 +1,152 @@
+import Foundation
+import HarkAudio
+import HarkDialogue
+import HarkExampleApps
+@testable import HarkRuntime
+import HarkSpeech
+import HarkTestSupport
+import Testing
+
+/// The device loop on audio-fixtures/live/session.wav: a minute of a person talking to Hark
+/// (see its SOURCE.md), through the real wake-word spotter, endpointer, recogniser, dialogue
+/// and voice.
+@Suite(.serialized) struct LiveLoopTests {
+    static let session = Fixtures.audio("live/session.wav")
+
+    /// What the person in the session asks, in order, and what each turn must be understood as.
+    static let expectedTurns: [(text: String, intent: String, slots: [String: String], isAnswer: Bool)] = [
+        ("turn on the garage light", "ChangeLightState", ["name": "garage light", "state": "on"], false),
+        ("what time is it", "GetTime", [:], false),
+        ("start meditation in serene", "StartMeditation", [:], false),
+        ("the sleep", "StartMeditation", ["type": "sleep"], true),
+        ("turn off the bedroom light", "ChangeLightState", ["name": "bedroom light", "state": "off"], false),
+    ]
+
+    static func assistant() async throws -> Assistant {
+        var configuration = AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps"),
+            modelsDirectory: Fixtures.root.appendingPathComponent("models"),
+            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN("1234"),
+            dataDirectory: try temporaryDirectory(), wakePhrase: "jarvis")
+        // Replies that tell the time keep one length, so the session's timeline is the same every run.
+        configuration.clock = { Date(timeIntervalSince1970: 1_800_000_000) }
+        return try await Assistant.start(configuration)
+    }
+
+    /// Collects the loop's events from its thread.
+    final class Events: Sendable {
+        private let lock = NSLock()
+        nonisolated(unsafe) private var stored: [LiveEvent] = []
+        func append(_ event: LiveEvent) { lock.withLock { stored.append(event) } }
+        var all: [LiveEvent] { lock.withLock { stored } }
+        var turns: [LiveTurn] { all.compactMap { if case .turn(let turn) = $0 { turn } else { nil } } }
+        var problems: [String] { all.compactMap { if case .problem(let message) = $0 { message } else { nil } } }
+        var wakes: Int { all.filter { if case .wake = $0 { true } else { false } }.count }
+        var silences: [Bool] { all.compactMap { if case .noSpeech(_, let inConversation) = $0 { inConversation } else { nil } } }
+    }
+
+    static func run(_ loop: LiveLoop) async throws -> (Events, LiveSummary) {
+        let events = Events()
+        let summary = try await loop.run(onEvent: { events.append($0) })
+        return (events, summary)
+    }
+
+    static func expectSessionUnderstood(_ events: Events, _ summary: LiveSummary) {
+        let turns = events.turns
+        #expect(turns.map(\.report.text) == expectedTurns.map(\.text), "problems: \(events.problems)")
+        #expect(turns.map { $0.report.intent ?? "none" } == expectedTurns.map(\.intent))
+        #expect(turns.map(\.isAnswer) == expectedTurns.map(\.isAnswer))
+        for (turn, expected) in zip(turns, expectedTurns) where !expected.slots.isEmpty {
+            #expect(turn.report.slots == expected.slots, "\(expected.text)")
+        }
+        // The meditation request asks which meditation; the answer comes without a wake word.
+        #expect(turns.map(\.report.expectsAnswer) == [false, false, true, false, false])
+        #expect(events.wakes == 5)
+        // The wake word with nothing after it; never a question left unanswered.
+        #expect(events.silences == [false])
+        #expect(summary.turns == 5 && summary.wakeWords == 5 && summary.noSpeech == 1)
+        #expect(events.problems.isEmpty)
+    }
+
+    @Test func answersEveryRequestInARecordedSession() async throws {
+        let source = try RecordingSource(contentsOf: Self.session)
+        let loop = LiveLoop(assistant: try await Self.assistant(), settings: LiveSettings(), source: source, sink: nil,
+                            keepsPlayed: true)
+        let (events, summary) = try await Self.run(loop)
+        Self.expectSessionUnderstood(events, summary)
+        #expect(events.turns.map(\.report.reply) == [
+            "Home: Turning on the garage light.",
+            events.turns[1].report.reply, // the time changes; checked below
+            "Serene: Your daily meditation?",
+            "Starting your sleep meditation.",
+            "Home: Turning off the bedroom light.",
+        ])
+        #expect(events.turns[1].report.reply.hasPrefix("Home: It's "))
+        // Requests said after a pause end at the finished phrase, well before the full end silence.
+        for turn in events.turns where !turn.isAnswer {
+            #expect(turn.latency.endSilence < LiveSettings().endSilence, "\(turn.report.text)")
+        }
+        // Five chimes and five replies were played, in that order.
+        let played = try #require(try await loop.played())
+        #expect(played.duration > 5 * Chime.clip().duration)
+        #expect(summary.audioSeconds > 54 && summary.audioSeconds < 56)
+    }
+
+    @Test func neverTakesItsOwnReplyAsSpeech() async throws {
+        let assistant = try await Self.assistant()
+        // A loudspeaker next to the microphone: everything played comes back at half its level.
+        let source = try RecordingSource(contentsOf: Self.session, echo: 0.5)
+        let loop = LiveLoop(assistant: assistant, settings: LiveSettings(), source: source, sink: nil,
+                            keepsPlayed: false, gatesOwnSpeech: true)
+        let (events, summary) = try await Self.run(loop)
+        Self.expectSessionUnderstood(events, summary)
+    }
+
+    @Test func withoutTheGateItWouldHearItself() async throws {
+        // The same room with the gate off: Hark's own question comes back as the "answer". This
+        // shows the echo is loud enough to matter, so the test above proves the gate.
+        let assistant = try await Self.assistant()
+        // A loudspeaker next to the microphone: everything played comes back at half its level.
+        let source = try RecordingSource(contentsOf: Self.session, echo: 0.5)
+        var settings = LiveSettings()
+        settings.acknowledgement = .none
+        let loop = LiveLoop(assistant: assistant, settings: settings, source: source, sink: nil,
+                            keepsPlayed: false, gatesOwnSpeech: false)
+        let (events, _) = try await Self.run(loop)
+        // Without the chime, so the only echo is of replies. Hark takes the echo of "Your daily
+        // meditation?" as speech, and answers itself before the person says "Sleep." (at 31.0 s).
+        let answers = events.turns.filter(\.isAnswer)
+        let firstAnswer = try #require(answers.first)
+        #expect(firstAnswer.endedAt < 31.0)
+        #expect(answers.map(\.report.text) != ["the sleep"])
+    }
+
+    @Test func aQuestionLeftUnansweredIsAskedAgainThenDropped() async throws {
+        // "Jarvis … start meditation in serene" and then nothing at all.
+        let clip = try WAVFile.read(contentsOf: Self.session)
+        let samples = try clip.pipelineSamples()
+        let start = Int(21.0 * 16_000), end = Int(24.5 * 16_000)
+        let audio = Array(samples[start..<end]) + [Int16](repeating: 0, count: 20 * 16_000)
+        let source = RecordingSource(samples: audio, name: "unanswered")
+        let loop = LiveLoop(assistant: try await Self.assistant(), settings: LiveSettings(), source: source, sink: nil)
+        let (events, _) = try await Self.run(loop)
+        #expect(events.silences == [true, true])
+        // Asked, asked again shorter, then let go: the loop goes back to waiting for the wake word.
+        #expect(events.turns.map(\.report.reply) == [
+            "Serene: Your daily meditation?",
+            "daily?",
+            "Sorry, I still didn't get that. Let's leave it there.",
+        ])
+        #expect(events.turns.last?.report.expectsAnswer == false)
+    }
+
+    @Test func speechNotMeantForHarkIsIgnored() async throws {
+        // The session's sentence about the weather, alone: no wake word, no turn.
+        let samples = try WAVFile.read(contentsOf: Self.session).pipelineSamples()
+        let source = RecordingSource(samples: Array(samples[Int(9.0 * 16_000)..<Int(14.0 * 16_000)]), name: "chatter")
+        let loop = LiveLoop(assistant: try await Self.assistant(), settings: LiveSettings(), source: source, sink: nil)
+        let (events, summary) = try await Self.run(loop)
+        #expect(events.wakes == 0 && events.turns.isEmpty)
+        #expect(summary.wakeWords == 0)
+    }
+}
