@@ -138,6 +138,9 @@ public actor LiveLoop {
         self.playedClips = keepsPlayed ? [] : nil
     }
 
+    /// The clips played so far, as played (when kept).
+    var playedClipsForTesting: [AudioClip]? { playedClips }
+
     /// Everything played so far, one clip after another at the first clip's rate; nil when
     /// nothing was played or the loop was not asked to keep it.
     public func played() throws -> AudioClip? {

@@ -150,3 +150,57 @@ import Testing
         #expect(summary.wakeWords == 0)
     }
 }
+
+/// The loop through real ALSA: the session captured from a raw file by alsa-lib's `file` plugin,
+/// the chimes and replies played into another raw file.
+@Suite(.serialized) struct LiveLoopALSATests {
+    /// Ends a capture after a number of samples: a `file` plugin capture never runs dry.
+    final class LimitedSource: LiveAudioSource {
+        let inner: CaptureSource
+        var left: Int
+        init(_ inner: CaptureSource, samples: Int) {
+            self.inner = inner
+            left = samples
+        }
+        var name: String { inner.name }
+        nonisolated(nonsending) func read(frames: Int) async throws -> [Int16]? {
+            guard left > 0 else { return nil }
+            guard let samples = try await inner.read(frames: min(frames, left)) else { return nil }
+            left -= samples.count
+            return samples
+        }
+        func discard(spokenFor seconds: Double) throws { try inner.discard(spokenFor: seconds) }
+    }
+
+    @Test func capturesFromALSAAndPlaysEveryReplyThroughIt() async throws {
+        let directory = try temporaryDirectory()
+        let microphone = directory.appendingPathComponent("microphone.raw")
+        let loudspeaker = directory.appendingPathComponent("loudspeaker.raw")
+        let session = try WAVFile.read(contentsOf: LiveLoopTests.session).pipelineSamples()
+        try ALSATestDevices.writeRawInt16(session, to: microphone)
+
+        let source = LimitedSource(CaptureSource(ALSATestDevices.fileInput(microphone)), samples: session.count)
+        let sink = PlaybackSink(ALSATestDevices.fileOutput(loudspeaker))
+        // The file plugin's capture does not run on while Hark speaks (its null slave has no clock),
+        // so the 7 s the session leaves for the meditation question and its answer all count as
+        // waiting: allow 8 s.
+        var settings = LiveSettings()
+        settings.noSpeechTimeout = 8
+        let loop = LiveLoop(assistant: try await LiveLoopTests.assistant(), settings: settings,
+                            source: source, sink: sink, keepsPlayed: true)
+        let events = LiveLoopTests.Events()
+        _ = try await loop.run(onEvent: { events.append($0) })
+
+        // The same five requests are understood.
+        #expect(events.turns.map(\.report.text) == LiveLoopTests.expectedTurns.map(\.text), "problems: \(events.problems)")
+        #expect(events.problems.isEmpty)
+
+        // What reached the loudspeaker is exactly what the loop played: five chimes and five
+        // replies, in order, sample for sample (the file plugin writes each clip as opened: S16).
+        let clips = try #require(await loop.playedClipsForTesting)
+        #expect(clips.count == 10)
+        #expect(clips.filter { $0 == Chime.clip() }.count == 5)
+        let written = try ALSATestDevices.rawInt16(loudspeaker)
+        #expect(written == clips.flatMap { $0.int16Samples() })
+    }
+}
