@@ -1,4 +1,5 @@
 public import Foundation
+import HarkVoice
 import Yams
 
 /// The owner's settings for `hark listen`, from a YAML file: the devices, the apps, the wake
@@ -100,7 +101,9 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "apps": config.appsDirectory = try text()
             case "voice": config.voice = try text()
             case "rate":
-                guard let rate = Int(try text()) else { throw fail("expected whole words per minute") }
+                guard let rate = Int(try text()), VoiceSettings.rateRange.contains(rate) else {
+                    throw fail("expected whole words per minute, \(VoiceSettings.rateRange.lowerBound)–\(VoiceSettings.rateRange.upperBound)")
+                }
                 config.rate = rate
             case "log_level": config.logLevel = try text()
             case "wake_phrase": config.live.wakePhrase = try text().lowercased()

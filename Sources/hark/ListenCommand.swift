@@ -93,7 +93,7 @@ struct Listen: AsyncParsableCommand {
         }
         let settings = try liveSettings(file)
         let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? file.logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let logger = LiveLog.start(level: level)
+        let logger = LiveLog.start(level: level, toStandardError: json)
         if let source = file.source { logger.info("settings from \(source.path)") }
 
         let inputDevice = devices.inputDevice ?? file.inputDevice

@@ -4,11 +4,13 @@ import HarkRuntime
 import Logging
 
 /// Logging for `hark listen`: one line per message on standard output, which is where the
-/// journal picks it up when Hark runs as a service.
+/// journal picks it up when Hark runs as a service; on standard error when standard output
+/// carries JSON for a script.
 enum LiveLog {
-    static func start(level: Logger.Level) -> Logger {
+    static func start(level: Logger.Level, toStandardError: Bool) -> Logger {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
+            var handler = toStandardError ? StreamLogHandler.standardError(label: label)
+                : StreamLogHandler.standardOutput(label: label)
             handler.logLevel = level
             return handler
         }

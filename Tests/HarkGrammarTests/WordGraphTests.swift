@@ -71,4 +71,20 @@ import Testing
         let result = try #require(graph.interpret(["choose", "item", "number", "417", "please"]))
         #expect(result.values["item"]?.identifier == "i417")
     }
+
+    @Test func tellsWhetherAPhraseCanGoOn() throws {
+        let graph = WordGraph(try Self.lights())
+        // Unfinished: a listener should wait for more.
+        #expect(graph.canContinue(after: []))
+        #expect(graph.canContinue(after: ["turn", "on"]))
+        #expect(graph.canContinue(after: ["turn", "on", "the", "bedroom"]))
+        // Finished, and nothing longer starts this way.
+        #expect(!graph.canContinue(after: ["what", "time", "is", "it"]))
+        #expect(!graph.canContinue(after: ["turn", "on", "the", "bedroom", "light"]))
+        // "turn the bedroom light" is finished only once the state follows.
+        #expect(graph.canContinue(after: ["turn", "the", "bedroom", "light"]))
+        #expect(!graph.canContinue(after: ["turn", "the", "bedroom", "light", "off"]))
+        // Not the start of any phrase.
+        #expect(!graph.canContinue(after: ["open", "the", "door"]))
+    }
 }

@@ -47,4 +47,42 @@ import Testing
         }
         #expect(found == 2)
     }
+
+    @Test func endsAnUtteranceOnRequestWithItsAudio() {
+        var endpointer = EnergyEndpointer()
+        #expect(endpointer.endNow() == nil)
+        #expect(endpointer.feed(Self.tone(1, amplitude: 30) + Self.tone(0.8, amplitude: 8000) + Self.tone(0.25, amplitude: 30)).isEmpty)
+        #expect(endpointer.isInSpeech)
+        #expect(endpointer.quietSoFar >= 0.2 && endpointer.quietSoFar < EnergyEndpointer.Settings().endSilence)
+        let utterance = endpointer.endNow()
+        #expect(endpointer.utteranceSoFar.isEmpty)
+        #expect(Double(utterance?.count ?? 0) / 16_000 > 0.8)
+        #expect(!endpointer.isInSpeech && endpointer.quietSoFar == 0)
+        #expect(endpointer.lastTrailingQuiet >= 0.2)
+    }
+
+    @Test func dropsATailTooShortToBeSpeech() {
+        // 0.2 s of sound starts an utterance (more than minimumSpeech) but has less loud audio
+        // than minimumLoud: the tail of a word, not a request.
+        var endpointer = EnergyEndpointer()
+        let audio = Self.tone(1, amplitude: 30) + Self.tone(0.2, amplitude: 8000) + Self.tone(1, amplitude: 30)
+        #expect(endpointer.feed(audio).isEmpty)
+        #expect(!endpointer.isInSpeech)
+    }
+
+    @Test func findsWhereASoundStops() {
+        let endpointer = EnergyEndpointer(background: -60)
+        let audio = Self.tone(0.3, amplitude: 8000) + Self.tone(0.5, amplitude: 0)
+        let end = endpointer.endOfSound(in: audio)
+        #expect(end == 4800)
+        #expect(endpointer.endOfSound(in: Self.tone(0.5, amplitude: 8000)) == nil)
+    }
+
+    @Test func digitalSilenceDoesNotMakeItOversensitive() {
+        var endpointer = EnergyEndpointer()
+        endpointer.observe([Int16](repeating: 0, count: 16_000))
+        #expect(endpointer.background == EnergyEndpointer.quietestBackground)
+        // A faint hiss at -66 dBFS is still background.
+        #expect(endpointer.feed(Self.tone(1, amplitude: 16)).isEmpty && !endpointer.isInSpeech)
+    }
 }

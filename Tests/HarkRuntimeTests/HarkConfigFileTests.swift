@@ -1,0 +1,77 @@
+import Foundation
+import HarkRuntime
+import HarkTestSupport
+import Testing
+
+/// The settings file `hark listen` reads.
+struct HarkConfigFileTests {
+    @Test func readsEverySetting() throws {
+        let config = try HarkConfigFile.parse("""
+            # the kitchen speaker
+            input_device: plughw:1
+            output_device: hw:0,0
+            apps: /opt/hark/apps
+            wake_phrase: Computer
+            sensitivity: 0.5
+            acknowledgement: speech
+            end_silence: 0.8
+            no_speech_timeout: 5
+            max_utterance: 12
+            echo_tail: 0.3
+            voice: en-gb
+            rate: 150
+            log_level: debug
+            """, file: "hark.yaml")
+        #expect(config.inputDevice == "plughw:1" && config.outputDevice == "hw:0,0")
+        #expect(config.appsDirectory == "/opt/hark/apps" && config.voice == "en-gb" && config.rate == 150)
+        #expect(config.logLevel == "debug")
+        #expect(config.live.wakePhrase == "computer" && config.live.sensitivity == 0.5)
+        #expect(config.live.acknowledgement == .speech)
+        #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
+        #expect(config.live.echoTail == 0.3)
+    }
+
+    @Test func anEmptyFileMeansTheDefaults() throws {
+        #expect(try HarkConfigFile.parse("", file: "hark.yaml") == HarkConfigFile())
+        #expect(try HarkConfigFile.parse("# nothing set\n", file: "hark.yaml") == HarkConfigFile())
+    }
+
+    @Test func refusesUnknownKeysAndBadValuesSayingWhere() {
+        func problem(_ text: String) -> ConfigFileError? {
+            do {
+                _ = try HarkConfigFile.parse(text, file: "hark.yaml")
+                return nil
+            } catch {
+                return error as? ConfigFileError
+            }
+        }
+        let unknown = problem("wake_phrase: jarvis\nwake_word: computer\n")
+        #expect(unknown?.line == 2)
+        #expect(unknown?.reason.contains("unknown setting \"wake_word\"") == true)
+        #expect(unknown?.description.hasPrefix("hark.yaml:2: ") == true)
+        #expect(problem("sensitivity: loud")?.reason == "sensitivity: expected a number")
+        #expect(problem("sensitivity: 3")?.reason.contains("between 0 and 1") == true)
+        #expect(problem("acknowledgement: bell")?.reason.contains("chime, speech, none") == true)
+        #expect(problem("rate: fast")?.reason.contains("words per minute") == true)
+        #expect(problem("- a list")?.reason.contains("key: value") == true)
+        #expect(problem("input_device: [unclosed")?.reason.contains("not valid YAML") == true)
+    }
+
+    @Test func theOwnersFileComesBeforeTheMachines() throws {
+        let home = try temporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": home.path, "HOME": "/nonexistent"]
+        let path = HarkConfigFile.searchPath(environment: environment)
+        #expect(path.map(\.path) == [home.appendingPathComponent("hark/hark.yaml").path, "/etc/hark/hark.yaml"])
+
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("hark"), withIntermediateDirectories: true)
+        try "sensitivity: 0.4\n".write(to: path[0], atomically: true, encoding: .utf8)
+        let loaded = try HarkConfigFile.load(environment: environment)
+        #expect(loaded.live.sensitivity == 0.4)
+        #expect(loaded.source == path[0])
+    }
+
+    @Test func aNamedFileMustExist() throws {
+        let missing = try temporaryDirectory().appendingPathComponent("nope.yaml")
+        #expect(throws: ConfigFileError.self) { try HarkConfigFile.load(missing) }
+    }
+}

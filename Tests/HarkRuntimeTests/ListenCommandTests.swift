@@ -1,0 +1,97 @@
+import Foundation
+import HarkAudio
+import HarkTestSupport
+import Testing
+
+/// `hark listen` as a person or a service manager runs it.
+@Suite(.serialized) struct ListenCommandTests {
+    /// An empty settings file, so the tests never read the machine's or the owner's.
+    static func emptyConfig() throws -> String {
+        let file = try temporaryDirectory().appendingPathComponent("hark.yaml")
+        try "# defaults\n".write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    static func jsonLines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+        }
+    }
+
+    @Test func listensToARecordingAndPrintsEachTurnAsJSON() throws {
+        let replies = try temporaryDirectory().appendingPathComponent("played.wav")
+        let outcome = try CommandLineTests.hark(["listen", "--input", "audio-fixtures/live/session.wav", "--apps", "apps",
+                                                 "--config", try Self.emptyConfig(), "--json", "--reply-out", replies.path])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let events = try Self.jsonLines(outcome.output)
+        #expect(events.first?["event"] as? String == "started")
+        let turns = events.filter { $0["event"] as? String == "turn" }
+        let heard = turns.compactMap { ($0["report"] as? [String: Any])?["text"] as? String }
+        #expect(heard == ["turn on the garage light", "what time is it", "start meditation in serene", "the sleep",
+                          "turn off the bedroom light"])
+        #expect(turns.map { $0["answer"] as? Bool } == [false, false, false, true, false])
+        #expect(events.filter { $0["event"] as? String == "wake" }.count == 5)
+        let summary = try #require(events.last)
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["turns"] as? Int == 5)
+        #expect((summary["latency_p50_s"] as? Double ?? 0) > 0)
+        // Chimes and replies, one after another.
+        let played = try WAVFile.read(contentsOf: replies)
+        #expect(played.duration > 5)
+    }
+
+    @Test func printsTurnsForAPersonWithASummary() throws {
+        let outcome = try CommandLineTests.hark(["listen", "--input", "audio-fixtures/live/session.wav", "--apps", "apps",
+                                                 "--config", try Self.emptyConfig()])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.contains("wake word (score"))
+        #expect(outcome.output.contains("heard:      \"turn off the bedroom light\""))
+        #expect(outcome.output.contains("nothing said after the wake word"))
+        #expect(outcome.output.contains("5 wake words, 5 turns, 1 times nobody spoke"))
+        #expect(outcome.output.contains("reply latency (end of speech → first reply sample): median"))
+    }
+
+    @Test func aBadSettingsFileIsRefusedWithItsLine() throws {
+        let file = try temporaryDirectory().appendingPathComponent("hark.yaml")
+        try "wake_phrase: jarvis\nsensitivty: 0.4\n".write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try CommandLineTests.hark(["listen", "--input", "audio-fixtures/live/session.wav", "--config", file.path])
+        #expect(outcome.status == 65)
+        #expect(outcome.errors.contains("\(file.path):2: unknown setting \"sensitivty\""))
+    }
+
+    @Test func badOptionsAreExplained() throws {
+        let outcome = try CommandLineTests.hark(["listen", "--input", "audio-fixtures/live/session.wav",
+                                                 "--config", try Self.emptyConfig(), "--sensitivity", "2"])
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("sensitivity must be between 0 and 1"))
+        let unknownWord = try CommandLineTests.hark(["listen", "--input", "audio-fixtures/live/session.wav", "--apps", "apps",
+                                                     "--config", try Self.emptyConfig(), "--wake-phrase", "zzyzxq"])
+        #expect(unknownWord.status != 0)
+        #expect(unknownWord.errors.contains("zzyzxq"))
+    }
+
+    @Test func stopsCleanlyOnSIGTERM() throws {
+        let process = Process()
+        process.executableURL = try CommandLineTests.executable()
+        process.arguments = ["listen", "--input", "audio-fixtures/live/session.wav", "--real-time", "--apps", "apps",
+                             "--config", try Self.emptyConfig()]
+        process.currentDirectoryURL = Fixtures.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        // Long enough to load the models and hear the first request, far short of the 55 s session.
+        Thread.sleep(forTimeInterval: 6)
+        #expect(process.isRunning)
+        process.terminate() // SIGTERM, as systemd sends it
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!process.isRunning, "hark listen did not stop within 10 s of SIGTERM")
+        if process.isRunning { process.interrupt() }
+        process.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(printed.contains("SIGTERM, stopping"))
+        #expect(printed.contains("s of audio:"))
+    }
+}
