@@ -16,12 +16,17 @@ DEBIAN_TEST_PACKAGES  = sox espeak-ng flite alsa-utils
 APT_GET = $(if $(filter 0,$(shell id -u)),,sudo) apt-get
 STAMP   = .build/.debian-packages
 
-.PHONY: run test build release bench deps clean help
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SYSTEMD_DIR ?= /etc/systemd/system
+
+.PHONY: run test build release bench bench-live bench-wake install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
 	@echo "make test   — build and run every test (installs what it needs)"
 	@echo "make bench  — decode the development corpus and print accuracy, speed and memory"
+	@echo "make install — install hark, its apps and a systemd service (PREFIX=$(PREFIX))"
 
 # Installs only what is missing, so repeated runs cost a dpkg query, not an apt-get.
 deps:
@@ -38,9 +43,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
-# Exit status 69 is Hark saying plainly that there is no sound card; that is not a build failure.
+# Exit status 69 is Hark saying plainly that there is no sound card; it then listens to the
+# recorded session in audio-fixtures/live instead, so the loop can still be seen at work.
 run: build
-	@$(HARK) listen --apps apps; status=$$?; [ $$status -eq 0 ] || [ $$status -eq 69 ] || exit $$status
+	@$(HARK) listen --apps apps; status=$$?; \
+	if [ $$status -eq 69 ]; then \
+	    echo "Listening to the recorded session audio-fixtures/live/session.wav instead:"; \
+	    $(HARK) listen --apps apps --input audio-fixtures/live/session.wav; \
+	else exit $$status; fi
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
@@ -48,11 +58,51 @@ test: deps
 
 # The development corpus lives beside the repository; the figures go to bench-out/.
 CORPUS ?= ../shared/corpora/home-en
-bench: release
+bench: release bench-live
 	@mkdir -p bench-out
 	$(RELEASE_HARK) bench $(CORPUS) --apps apps --json bench-out/home-en.json
 	$(RELEASE_HARK) bench $(CORPUS) --apps apps --input-rate 48000 --json bench-out/home-en-48k.json
 	$(RELEASE_HARK) bench audio-fixtures/synthetic --apps apps --json bench-out/synthetic.json
+
+# The live loop on the recorded session: reply latency (end of speech to the first reply sample
+# handed to the loudspeaker), then CPU and memory while waiting for the wake word, in real time.
+bench-live: release
+	@mkdir -p bench-out
+	$(RELEASE_HARK) listen --apps apps --input audio-fixtures/live/session.wav --config packaging/hark.yaml
+	$(RELEASE_HARK) listen --apps apps --input audio-fixtures/live/session.wav --config packaging/hark.yaml \
+	    --json > bench-out/live.jsonl
+	@echo "Idle: 19 s of speech without the wake word, at the pace of speech:"
+	$(RELEASE_HARK) listen --apps apps --input audio-fixtures/wake/no_wake.wav --real-time --config packaging/hark.yaml
+
+# Wake word: misses on the wake-jarvis corpus and false alarms per hour on an hour of other
+# speech (made once by bench/make-negatives.sh into bench-out/negatives; it takes a while).
+WAKE_CORPUS ?= ../shared/corpora/wake-jarvis
+bench-wake: release
+	@mkdir -p bench-out
+	@[ -d bench-out/negatives ] || bench/make-negatives.sh bench-out/negatives 60
+	$(RELEASE_HARK) bench-wake --positives $(WAKE_CORPUS) --negatives bench-out/negatives --json bench-out/wake.json
+
+# Installs hark, the bundled apps and models, a settings file (kept if one exists) and the
+# systemd unit. DESTDIR stages into a folder instead (for packaging).
+install: release
+	install -D -m 755 $(RELEASE_HARK) $(DESTDIR)$(PREFIX)/bin/hark
+	mkdir -p $(DESTDIR)$(PREFIX)/share/hark
+	rm -rf $(DESTDIR)$(PREFIX)/share/hark/apps $(DESTDIR)$(PREFIX)/share/hark/models
+	cp -R apps models README.md $(DESTDIR)$(PREFIX)/share/hark/
+	@if [ -e $(DESTDIR)/etc/hark/hark.yaml ]; then echo "kept $(DESTDIR)/etc/hark/hark.yaml"; \
+	else install -D -m 644 packaging/hark.yaml $(DESTDIR)/etc/hark/hark.yaml; fi
+	mkdir -p $(DESTDIR)$(SYSTEMD_DIR)
+	sed 's|@PREFIX@|$(PREFIX)|g' packaging/hark.service > $(DESTDIR)$(SYSTEMD_DIR)/hark.service
+	@if [ -z "$(DESTDIR)" ] && ! id hark >/dev/null 2>&1; then \
+	    useradd --system --home-dir /var/lib/hark --create-home --shell /usr/sbin/nologin --groups audio hark; fi
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+	@echo "Installed. Start it now and at every boot with: systemctl enable --now hark"
+
+uninstall:
+	-@[ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ] && systemctl disable --now hark 2>/dev/null; true
+	rm -f $(DESTDIR)$(PREFIX)/bin/hark $(DESTDIR)$(SYSTEMD_DIR)/hark.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/hark
+	@echo "Left /etc/hark, /var/lib/hark and the hark user in place."
 
 clean:
 	rm -rf .build
