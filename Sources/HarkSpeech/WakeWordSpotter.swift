@@ -106,10 +106,15 @@ public final class WakeWordSpotter {
         // the stream only if the front end drops nothing. (With silence removal the numbers run
         // ahead of the audio.) Measured cost: 0.03 × real time on one core instead of 0.01 on
         // recordings with pauses; the same on continuous speech.
-        let decoder = try Decoder(.init(modelDirectory: configuration.modelDirectory,
-                                        dictionary: configuration.dictionary,
-                                        logFile: configuration.logFile,
-                                        extraArguments: ["-remove_silence", "no"]))
+        // The decoder gets a dictionary of the phrase's words alone: the full one would hold
+        // some 135,000 pronunciations in memory (about 20 MB) for a search that uses a handful.
+        let entries = try Self.dictionaryLines(for: Set(words), in: configuration.dictionary)
+        var made: Decoder?
+        try Self.withTemporaryFile(entries.joined(separator: "\n") + "\n", extension: "dict") { (path) throws(RecognitionError) in
+            made = try Decoder(.init(modelDirectory: configuration.modelDirectory, dictionary: path,
+                                     logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"]))
+        }
+        guard let decoder = made else { throw RecognitionError(.modelLoad, "the wake-word decoder was not made") }
         // Every pronunciation of every word: "jarvis" is JH AA R V AH S or JH AA R V IH S.
         var variants: [[String]] = [[]]
         var phoneCount = 0
@@ -127,7 +132,7 @@ public final class WakeWordSpotter {
         // The search's own threshold only bounds which candidates it proposes; the spotter judges them.
         let floor = pow(10, Self.candidateLog10PerPhone * Double(phoneCount))
         let lines = variants.map { "\($0.joined(separator: " ")) /\(String(format: "%.3e", floor))/" }
-        try Self.withTemporaryFile(lines.joined(separator: "\n") + "\n") { (path) throws(RecognitionError) in
+        try Self.withTemporaryFile(lines.joined(separator: "\n") + "\n", extension: "kws") { (path) throws(RecognitionError) in
             try decoder.installKeyphrases(name: Self.searchName, file: path)
         }
         try decoder.startUtterance()
@@ -258,13 +263,28 @@ public final class WakeWordSpotter {
         return found
     }
 
-    /// pocketsphinx 5prealpha reads per-phrase thresholds only from a file.
-    private static func withTemporaryFile(_ text: String, _ body: (String) throws(RecognitionError) -> Void) throws(RecognitionError) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-wake-\(UUID().uuidString).kws")
+    /// The lines of a pronunciation dictionary for `words`, alternates ("word(2)") included.
+    static func dictionaryLines(for words: Set<String>, in path: String) throws(RecognitionError) -> [String] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw RecognitionError(.modelLoad, "cannot read the pronunciation dictionary \(path): \(error.localizedDescription)")
+        }
+        return text.split(separator: "\n").filter { line in
+            let entry = line.prefix { $0 != " " && $0 != "\t" }
+            return words.contains(String(entry.prefix { $0 != "(" }))
+        }.map(String.init)
+    }
+
+    /// pocketsphinx 5prealpha reads per-phrase thresholds and dictionaries only from files.
+    private static func withTemporaryFile(_ text: String, extension suffix: String,
+                                          _ body: (String) throws(RecognitionError) -> Void) throws(RecognitionError) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-wake-\(UUID().uuidString).\(suffix)")
         do {
             try text.write(to: url, atomically: false, encoding: .utf8)
         } catch {
-            throw RecognitionError(.grammar, "cannot write the key-phrase file \(url.path): \(error.localizedDescription)")
+            throw RecognitionError(.grammar, "cannot write \(url.path): \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: url) }
         try body(url.path)
