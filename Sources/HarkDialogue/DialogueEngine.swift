@@ -144,7 +144,7 @@ public struct DialogueEngine: Sendable {
         case .words(let heard):
             words = heard
         case .text(let text):
-            words = Self.words(ofTyped: text)
+            words = Grammar.words(ofTyped: text)
             typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         guard !words.isEmpty else { return notAccepted(silence: true) }
@@ -177,14 +177,6 @@ public struct DialogueEngine: Sendable {
         return await answer(question, pending: pending, interpretation: interpretation)
     }
 
-    /// Lower-cased words of typed text, without the punctuation people type.
-    static func words(ofTyped text: String) -> [String] {
-        Grammar.words(of: text).compactMap { word in
-            var trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ",!?;:\"“”"))
-            if trimmed.hasSuffix("."), !["a.m.", "p.m."].contains(trimmed) { trimmed.removeLast() }
-            return trimmed.isEmpty ? nil : trimmed
-        }
-    }
 
     private var reader: ValueReader { ValueReader(now: clock()) }
 
