@@ -211,7 +211,11 @@ public struct AppCatalog: Sendable {
     /// an enumerated value's id or any way of saying it, a number, a duration in words, text.
     public func read(preset: String, for parameter: ParameterDefinition, in app: AppManifest,
                      reader: ValueReader = ValueReader()) -> ValueReader.Reading {
-        reader.read(Grammar.words(of: preset), identifier: preset, type: parameter.type,
+        // Text is taken as written, capitals and all ("Running late.").
+        if parameter.type == .text {
+            return preset.isEmpty ? .notAValue : .value(ParameterValue(identifier: preset, spoken: preset))
+        }
+        return reader.read(Grammar.words(of: preset), identifier: preset, type: parameter.type,
                     enumerated: enumeratedValues(of: parameter, in: app))
     }
 

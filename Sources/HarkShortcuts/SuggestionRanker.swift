@@ -65,7 +65,7 @@ public struct SuggestionRanker: Sendable {
     public var relevantScore = 1.0
     public var suggestedScore = 0.1
     /// Donated actions scoring less than this are not offered.
-    public var threshold = 0.05
+    public var threshold = 0.02
 
     public init(calendar: Calendar = .current) {
         self.calendar = calendar
@@ -134,7 +134,7 @@ public struct SuggestionRanker: Sendable {
             let words = ranked[index]
             ranked[index].phrase = shortcuts.first { shortcut in
                 shortcut.steps.count == 1 && shortcut.steps[0].app == words.app && shortcut.steps[0].intent == words.intent
-                    && shortcut.steps[0].values == words.values.mapValues(\.identifier)
+                    && shortcut.steps[0].values.allSatisfy { words.values[$0.key]?.identifier == $0.value }
             }?.phrase
         }
         // Stable: equal scores keep the order first seen.

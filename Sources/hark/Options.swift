@@ -70,8 +70,11 @@ struct RecognizerOptions: ParsableArguments {
 }
 
 /// Starts the assistant the way every command that answers requests does.
+/// The person's shortcuts come from $HARK_DATABASE or the default database.
 func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings()) async throws -> Assistant {
-    try await Assistant.start(assistantConfiguration(apps: apps, recognizer: recognizer, voice: voice))
+    var configuration = try assistantConfiguration(apps: apps, recognizer: recognizer, voice: voice)
+    configuration.database = HarkPaths.shortcutsDatabase()
+    return try await Assistant.start(configuration)
 }
 
 /// The configuration every command shares: the apps, the example apps' Swift handlers, the owner's PIN.
