@@ -70,7 +70,7 @@ let package = Package(
                     swiftSettings: strictness),
         .testTarget(name: "HarkAudioTests", dependencies: ["HarkAudio", "HarkTestSupport"], swiftSettings: strictness),
         .testTarget(name: "HarkGrammarTests", dependencies: ["HarkGrammar"], swiftSettings: strictness),
-        .testTarget(name: "HarkDialogueTests", dependencies: ["HarkDialogue", "HarkExampleApps", "HarkGrammar", "HarkIntents", "HarkTestSupport"],
+        .testTarget(name: "HarkDialogueTests", dependencies: ["HarkDialogue", "HarkExampleApps", "HarkGrammar", "HarkIntents", "HarkShortcuts", "HarkTestSupport"],
                     swiftSettings: strictness),
         .testTarget(name: "HarkIntentsTests", dependencies: ["HarkIntents", "HarkTestSupport"], swiftSettings: strictness),
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkGrammar", "HarkAudio", "HarkTestSupport"],

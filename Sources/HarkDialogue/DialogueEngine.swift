@@ -413,7 +413,8 @@ public struct DialogueEngine: Sendable {
                              "which isn't installed any more.")
         }
         var pending = Pending(app: app, intent: intent)
-        pending.attributed = memory.isFamiliar(pending.key)
+        // Named once in a row: a step of the same app as the one before goes unnamed.
+        pending.attributed = memory.isFamiliar(pending.key) || (chain.step > 0 && chain.shortcut.steps[chain.step - 1].app == step.app)
         pending.chain = chain
         var fill: [String: String] = [:]
         for (name, value) in results { fill["result.\(name)"] = value }

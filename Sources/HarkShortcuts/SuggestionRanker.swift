@@ -52,7 +52,7 @@ public struct Suggestion: Sendable, Equatable {
 /// time of day a bell around the time it was done (σ = `timeSigmaMinutes`, 60),
 ///             never below `timeFloor` (0.05), so a frequent action still shows off-hours;
 /// day of week 1 on the same weekday, 0.6 on the same kind of day (workday or
-///             weekend), 0.25 otherwise.
+///             weekend), 0.1 otherwise (a workday habit is no weekend one).
 ///
 /// So frequency counts through the sum. An app's relevant shortcut scores
 /// `relevantScore` inside its window; a shortcut an app suggests that the
@@ -156,7 +156,7 @@ public struct SuggestionRanker: Sendable {
         } else if Weekdays.workdays.contains(donation.weekday) == Weekdays.workdays.contains(weekday) {
             day = 0.6
         } else {
-            day = 0.25
+            day = 0.1
         }
         return recency * timeOfDay * day
     }
