@@ -54,14 +54,7 @@ struct Automations: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let automations: [Automation]
-            do {
-                automations = try database.open().automations()
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                throw fail(error)
-            }
+            let automations = try database.using { try $0.automations() }
             let schedule = AutomationSchedule()
             for automation in automations {
                 let next = schedule.nextFire(of: automation).map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"
@@ -77,15 +70,9 @@ struct Automations: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            do {
-                guard try database.open().deleteAutomation(id: id) else {
-                    printError("hark: no automation \(id); `hark automations list` shows them")
-                    throw ExitCode(ExitStatus.noInput)
-                }
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                throw fail(error)
+            guard try database.using({ try $0.deleteAutomation(id: id) }) else {
+                printError("hark: no automation \(id); `hark automations list` shows them")
+                throw ExitCode(ExitStatus.noInput)
             }
             print("Deleted automation \(id).")
         }

@@ -24,14 +24,7 @@ struct Donations: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let donations: [Donation]
-            do {
-                donations = try database.open().donations(app: app)
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                throw fail(error)
-            }
+            let donations = try database.using { try $0.donations(app: app) }
             let formatter = ISO8601DateFormatter()
             formatter.timeZone = .current
             for donation in donations {
@@ -65,14 +58,8 @@ struct Donations: AsyncParsableCommand {
             case .success(let pairs): values = pairs
             case .failure(let error): throw ValidationError("--where \(error)")
             }
-            do {
-                let count = try database.open().deleteDonations(DonationFilter(app: app, intent: intent, values: values))
-                print("Deleted \(count) donation\(count == 1 ? "" : "s").")
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                throw fail(error)
-            }
+            let count = try database.using { try $0.deleteDonations(DonationFilter(app: app, intent: intent, values: values)) }
+            print("Deleted \(count) donation\(count == 1 ? "" : "s").")
         }
     }
 }

@@ -18,8 +18,15 @@ struct DatabaseOptions: ParsableArguments {
     var url: URL { database.map { URL(fileURLWithPath: $0) } ?? HarkPaths.shortcutsDatabase() }
 
     func open() throws -> ShortcutStore {
+        try using { $0 }
+    }
+
+    /// Opens the database and does `body` with it; any failure becomes Hark's message and exit code.
+    func using<T>(_ body: (ShortcutStore) throws -> T) throws -> T {
         do {
-            return try ShortcutStore(url: url)
+            return try body(try ShortcutStore(url: url))
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             throw fail(error)
         }
@@ -155,14 +162,7 @@ struct Shortcuts: AsyncParsableCommand {
         @Flag(help: "One JSON object per shortcut.") var json = false
 
         func run() async throws {
-            let shortcuts: [PersonalShortcut]
-            do {
-                shortcuts = try database.open().shortcuts()
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                throw fail(error)
-            }
+            let shortcuts = try database.using { try $0.shortcuts() }
             if json {
                 for shortcut in shortcuts {
                     let object: [String: Any] = [
