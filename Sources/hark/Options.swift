@@ -70,10 +70,11 @@ struct RecognizerOptions: ParsableArguments {
 }
 
 /// Starts the assistant the way every command that answers requests does.
-/// The person's shortcuts come from $HARK_DATABASE or the default database.
-func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings()) async throws -> Assistant {
+/// The person's shortcuts come from $HARK_DATABASE or the default database, unless `database` is nil.
+func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings(),
+                    database: URL? = HarkPaths.shortcutsDatabase()) async throws -> Assistant {
     var configuration = try assistantConfiguration(apps: apps, recognizer: recognizer, voice: voice)
-    configuration.database = HarkPaths.shortcutsDatabase()
+    configuration.database = database
     return try await Assistant.start(configuration)
 }
 

@@ -21,6 +21,12 @@ import Testing
         process.executableURL = try executable()
         process.arguments = arguments
         process.currentDirectoryURL = Fixtures.root
+        // Never the person's own shortcuts database or app data: a fresh folder for each run.
+        let scratch = try temporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
+        environment["XDG_DATA_HOME"] = scratch.path
+        process.environment = environment
         let standardInput = Pipe()
         process.standardInput = standardInput
         let output = Pipe()
