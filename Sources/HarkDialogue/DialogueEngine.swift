@@ -1,6 +1,7 @@
 public import Foundation
 public import HarkGrammar
 public import HarkIntents
+public import HarkShortcuts
 
 /// What the person did in one turn.
 public enum DialogueInput: Sendable, Equatable {
@@ -19,18 +20,51 @@ public struct DialogueReply: Sendable, Equatable {
     public var speech: String
     /// A question was asked: listen again, without the wake word.
     public var expectsAnswer: Bool
-    /// The intent that was carried out in this turn, if one was.
-    public var handled: HandledIntent?
+    /// Every intent carried out in this turn, in order: one, or several steps of a shortcut.
+    public var handledIntents: [HandledIntent] = []
     /// What went wrong underneath, for logs (a handler that crashed, say); never spoken as is.
     public var problem: String?
+
+    public init(speech: String, expectsAnswer: Bool, handledIntents: [HandledIntent] = [], problem: String? = nil) {
+        self.speech = speech
+        self.expectsAnswer = expectsAnswer
+        self.handledIntents = handledIntents
+        self.problem = problem
+    }
+
+    /// The intent carried out last in this turn, if one was.
+    public var handled: HandledIntent? {
+        get { handledIntents.last }
+        set { handledIntents = newValue.map { [$0] } ?? [] }
+    }
 
     public var endsConversation: Bool { !expectsAnswer }
 }
 
-/// An intent carried out: for logs and, later, donations.
+/// An intent carried out: for logs and donations.
 public struct HandledIntent: Sendable, Equatable {
     public var request: IntentRequest
     public var response: HandlerResponse
+
+    public init(request: IntentRequest, response: HandlerResponse) {
+        self.request = request
+        self.response = response
+    }
+
+    /// Whether the app did (or is doing) what was asked: only then is it donated.
+    public var succeeded: Bool { [.success, .inProgress, .ready].contains(response.code) }
+}
+
+/// What the engine needs from the person's shortcut data besides the phrases:
+/// suggestions for "any suggestions?", and somewhere to donate what was done.
+/// The runtime keeps it in a database; the engine never sees how.
+public protocol ShortcutsService: Sendable {
+    /// The shortcuts most likely wanted at `date`, best first.
+    func suggestions(at date: Date) async -> [Suggestion]
+    /// Records an intent that was carried out.
+    func donate(_ handled: HandledIntent, at date: Date) async
+    /// Forgets donations an app says are about data that no longer exists.
+    func deleteDonations(_ filters: [DonationFilter]) async
 }
 
 /// What the next turn accepts: a grammar, and whether free text is wanted instead.
@@ -56,6 +90,7 @@ public struct DialogueEngine: Sendable {
     static let noPIN = "That needs your spoken PIN, and none is set yet. Set one on this machine with: hark pin set."
     static let wrongPIN = "That PIN isn't right. Try once more."
     static let wrongPINAgain = "Sorry, that PIN isn't right, so I won't go ahead."
+    static let noSuggestions = "I don't have any suggestions yet."
 
     public private(set) var catalog: AppCatalog
     public var handlers: HandlerDirectory
@@ -63,6 +98,10 @@ public struct DialogueEngine: Sendable {
     public var memory: UsageMemory
     /// The time the engine thinks it is: replies and dates are read against it.
     public var clock: @Sendable () -> Date
+    /// Suggestions and donations; without one, "any suggestions?" has none and nothing is donated.
+    public var shortcutsService: (any ShortcutsService)?
+    /// The person's own phrases, heard exactly, before any app's.
+    public private(set) var personalShortcuts: [PersonalShortcut] = []
 
     private var state: State = .idle
     private var lastSpoken: String?
@@ -81,8 +120,7 @@ public struct DialogueEngine: Sendable {
         self.authenticator = authenticator
         self.memory = memory
         self.clock = clock
-        var top = catalog.topLevelGrammar()
-        top.rules += TurnGrammar.commands()
+        let top = Self.topLevelGrammar(catalog, personal: [])
         self.topLevel = top
         self.expectation = TurnExpectation(grammar: top, wantsFreeText: false)
         self.graph = WordGraph(top)
@@ -116,11 +154,27 @@ public struct DialogueEngine: Sendable {
                 }
             }
         }
-        var top = catalog.topLevelGrammar()
-        top.rules += TurnGrammar.commands()
-        topLevel = top
-        if case .idle = state { expect(top, freeText: false) }
+        rebuildTopLevel()
         return problems
+    }
+
+    /// Replaces the person's shortcuts; the next new request hears their phrases.
+    /// A conversation under way keeps its question.
+    public mutating func setPersonalShortcuts(_ shortcuts: [PersonalShortcut]) {
+        personalShortcuts = shortcuts
+        rebuildTopLevel()
+    }
+
+    private mutating func rebuildTopLevel() {
+        topLevel = Self.topLevelGrammar(catalog, personal: personalShortcuts)
+        if case .idle = state { expect(topLevel, freeText: false) }
+    }
+
+    /// Personal phrases first (a person's own phrase wins a tie), then every app's, then Hark's commands.
+    static func topLevelGrammar(_ catalog: AppCatalog, personal: [PersonalShortcut]) -> Grammar {
+        var top = catalog.topLevelGrammar()
+        top.rules = personal.compactMap(\.rule) + top.rules + TurnGrammar.commands() + TurnGrammar.suggestionCommands()
+        return top
     }
 
     // MARK: Turns
@@ -144,7 +198,7 @@ public struct DialogueEngine: Sendable {
         case .words(let heard):
             words = heard
         case .text(let text):
-            words = Self.words(ofTyped: text)
+            words = Grammar.words(ofTyped: text)
             typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         guard !words.isEmpty else { return notAccepted(silence: true) }
@@ -162,6 +216,12 @@ public struct DialogueEngine: Sendable {
         }
 
         guard case .asking(let question, var pending, _) = state else {
+            if let tag = interpretation?.tag {
+                if let id = PersonalShortcut.id(fromTag: tag), let shortcut = personalShortcuts.first(where: { $0.id == id }) {
+                    return await run(shortcut)
+                }
+                if tag == TurnGrammar.Tag.suggest { return await suggest() }
+            }
             guard let interpretation, let match = catalog.match(interpretation, reader: reader) else {
                 return end(Self.didNotUnderstand)
             }
@@ -177,14 +237,6 @@ public struct DialogueEngine: Sendable {
         return await answer(question, pending: pending, interpretation: interpretation)
     }
 
-    /// Lower-cased words of typed text, without the punctuation people type.
-    static func words(ofTyped text: String) -> [String] {
-        Grammar.words(of: text).compactMap { word in
-            var trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ",!?;:\"“”"))
-            if trimmed.hasSuffix("."), !["a.m.", "p.m."].contains(trimmed) { trimmed.removeLast() }
-            return trimmed.isEmpty ? nil : trimmed
-        }
-    }
 
     private var reader: ValueReader { ValueReader(now: clock()) }
 
@@ -278,12 +330,32 @@ public struct DialogueEngine: Sendable {
 
             let response = try await handler.handle(pending.request)
             pending.results.merge(response.values) { _, new in new }
-            let request = pending.request
-            if response.code == .success || response.code == .inProgress || response.code == .ready {
-                memory.recordUse(pending.key, values: request.values)
+            let handled = HandledIntent(request: pending.request, response: response)
+            if handled.succeeded {
+                memory.recordUse(pending.key, values: handled.request.values)
+                await shortcutsService?.donate(handled, at: clock())
             }
-            var reply = end(spoken(for: response, pending), pending: pending)
-            reply.handled = HandledIntent(request: request, response: response)
+            if !response.deleteDonations.isEmpty {
+                // An app may only forget what was donated about itself.
+                let app = pending.app.identifier
+                await shortcutsService?.deleteDonations(response.deleteDonations.map { filter in
+                    var own = filter
+                    own.app = app
+                    return own
+                })
+            }
+            if handled.succeeded, var chain = pending.chain, chain.step + 1 < chain.shortcut.steps.count {
+                // Say what this step did, then go on with the next, its outputs in hand.
+                var done = pending
+                var said = spoken(for: response, done)
+                if let preface = done.preface { said = "\(preface) \(said)" }
+                chain.said.append(attribute(said, &done))
+                chain.handled.append(handled)
+                chain.step += 1
+                return await runStep(chain, results: pending.results)
+            }
+            var reply = end(spoken(for: response, pending), pending: pending, completed: handled.succeeded)
+            reply.handledIntents.append(handled)
             return reply
         } catch let error as HandlerError {
             var reply = end(error.spoken, pending: pending)
@@ -321,12 +393,80 @@ public struct DialogueEngine: Sendable {
     }
 
     private func readDefault(_ source: String, _ parameter: ParameterDefinition, _ app: AppManifest) -> ParameterValue? {
-        let enumerated = catalog.enumeratedValues(of: parameter, in: app)
-        if case .value(let value) = reader.read(Grammar.words(of: source), identifier: source, type: parameter.type,
-                                                enumerated: enumerated) {
-            return value
-        }
+        if case .value(let value) = catalog.read(preset: source, for: parameter, in: app, reader: reader) { return value }
         return nil
+    }
+
+    // MARK: Personal shortcuts
+
+    /// Runs a person's shortcut: its first step now, each next one when the one before succeeds.
+    private mutating func run(_ shortcut: PersonalShortcut) async -> DialogueReply {
+        guard !shortcut.steps.isEmpty else { return end("Your shortcut \"\(shortcut.phrase)\" has nothing to do yet.") }
+        return await runStep(Chain(shortcut: shortcut), results: [:])
+    }
+
+    /// Starts the chain's current step with its values; `${result.NAME}` in a value is an output of the step before.
+    private mutating func runStep(_ chain: Chain, results: [String: String]) async -> DialogueReply {
+        let step = chain.shortcut.steps[chain.step]
+        guard let app = catalog.app(step.app), let intent = app.intent(named: step.intent) else {
+            return stopChain(chain, "Your shortcut \"\(chain.shortcut.phrase)\" uses \(step.app) to \(step.intent), " +
+                             "which isn't installed any more.")
+        }
+        var pending = Pending(app: app, intent: intent)
+        // Named once in a row: a step of the same app as the one before goes unnamed.
+        pending.attributed = memory.isFamiliar(pending.key) || (chain.step > 0 && chain.shortcut.steps[chain.step - 1].app == step.app)
+        pending.chain = chain
+        var fill: [String: String] = [:]
+        for (name, value) in results { fill["result.\(name)"] = value }
+        for (name, source) in step.values.sorted(by: { $0.key < $1.key }) {
+            guard let parameter = intent.parameter(named: name) else { continue }
+            var text = source
+            if let template = try? ResponseTemplate(source), !template.placeholders.isEmpty {
+                if let missing = template.placeholders.first(where: { $0.hasPrefix("result.") && fill[$0] == nil }) {
+                    let output = missing.dropFirst("result.".count)
+                    return stopChain(chain, "Step \(chain.step + 1) needs the \(output) from step \(chain.step), " +
+                                     "and \(chain.step > 0 ? catalog.app(chain.shortcut.steps[chain.step - 1].app)?.name ?? "that app" : "nothing") didn't give one.")
+                }
+                text = template.render(fill)
+            }
+            switch catalog.read(preset: text, for: parameter, in: app, reader: reader) {
+            case .value(let value):
+                pending.values[name] = value
+                pending.unresolved.insert(name)
+            case .unsupported(let reason):
+                var failing = pending
+                return end(reason, pending: &failing)
+            case .notAValue:
+                continue   // asked for, as if it had not been set
+            }
+        }
+        return await advance(pending)
+    }
+
+    /// Ends a shortcut that cannot go on, keeping what the earlier steps said.
+    private mutating func stopChain(_ chain: Chain, _ reason: String) -> DialogueReply {
+        let stop = chain.shortcut.isMultistep
+            ? " So your shortcut \"\(chain.shortcut.phrase)\" stopped at step \(chain.step + 1) of \(chain.shortcut.steps.count)." : ""
+        state = .idle
+        return DialogueReply(speech: (chain.said + [reason + stop]).joined(separator: " "), expectsAnswer: false,
+                             handledIntents: chain.handled)
+    }
+
+    // MARK: Suggestions
+
+    /// "Any suggestions?": the shortcut most likely wanted now, offered to run.
+    private mutating func suggest() async -> DialogueReply {
+        guard let service = shortcutsService, let top = await service.suggestions(at: clock()).first,
+              let app = catalog.app(top.app), let intent = app.intent(named: top.intent) else {
+            return end(Self.noSuggestions)
+        }
+        var pending = Pending(app: app, intent: intent)
+        pending.values = top.values
+        pending.unresolved = Set(top.values.keys)
+        // Hark is speaking for itself here; the app is named when it answers.
+        pending.attributed = true
+        let title = top.title.prefix(1).lowercased() + top.title.dropFirst()
+        return ask(.suggestion, "Here's a suggestion: \(title). Shall I do that?", short: "Shall I \(title)?", pending: pending)
     }
 
     // MARK: Answers
@@ -416,6 +556,14 @@ public struct DialogueEngine: Sendable {
             }
             return askValue(parameter, pending: pending)
 
+        case .suggestion:
+            if tag == TurnGrammar.Tag.yes {
+                pending.attributed = memory.isFamiliar(pending.key)
+                return await advance(pending)
+            }
+            guard tag == TurnGrammar.Tag.no else { return notAccepted(silence: false) }
+            return end(Self.cancelled)
+
         case .confirmation:
             if tag == TurnGrammar.Tag.yes {
                 pending.confirmed = true
@@ -463,10 +611,13 @@ public struct DialogueEngine: Sendable {
             pending.preface = nil
         }
         spoken = attribute(spoken, &pending)
+        let earlier = pending.chain.map { ($0.said, $0.handled) } ?? ([], [])
+        pending.chain?.said = []
+        pending.chain?.handled = []
         let question = Question(kind: kind, speech: speech, short: short)
         state = .asking(question, pending, attempts: 0)
         expect(grammar(for: kind, pending: pending), freeText: isFreeText(kind, pending))
-        return DialogueReply(speech: spoken, expectsAnswer: true)
+        return DialogueReply(speech: (earlier.0 + [spoken]).joined(separator: " "), expectsAnswer: true, handledIntents: earlier.1)
     }
 
     private func isFreeText(_ kind: QuestionKind, _ pending: Pending) -> Bool {
@@ -485,7 +636,7 @@ public struct DialogueEngine: Sendable {
         case .defaultValue(let name, _):
             grammar = valueGrammar(name, pending: pending)
             grammar.rules += TurnGrammar.yesNo()
-        case .confirmValue, .confirmation:
+        case .confirmValue, .confirmation, .suggestion:
             grammar = Grammar(rules: TurnGrammar.yesNo())
         case .pin:
             grammar = TurnGrammar.pin()
@@ -509,6 +660,19 @@ public struct DialogueEngine: Sendable {
         expectation = TurnExpectation(grammar: grammar, wantsFreeText: freeText)
         expectationVersion += 1
         graph = WordGraph(grammar)
+    }
+
+    /// Runs a personal shortcut as if its phrase had been said (an automation, a test),
+    /// dropping any conversation under way first.
+    public mutating func runShortcut(_ shortcut: PersonalShortcut) async -> DialogueReply {
+        reset()
+        let reply = await run(shortcut)
+        if !reply.speech.isEmpty { lastSpoken = reply.speech }
+        if reply.endsConversation {
+            state = .idle
+            expect(topLevel, freeText: false)
+        }
+        return reply
     }
 
     /// Drops any conversation under way: the next turn is a new request.
@@ -535,11 +699,27 @@ public struct DialogueEngine: Sendable {
         return DialogueReply(speech: spoken, expectsAnswer: true)
     }
 
-    private mutating func end(_ speech: String, pending: Pending? = nil) -> DialogueReply {
+    /// Ends the conversation with `speech`. For a step of a shortcut, what earlier steps said
+    /// comes first, and unless the last step `completed`, where the shortcut stopped comes after.
+    private mutating func end(_ speech: String, pending: Pending? = nil, completed: Bool = false) -> DialogueReply {
+        guard var pending else {
+            state = .idle
+            return DialogueReply(speech: speech, expectsAnswer: false)
+        }
+        return end(speech, pending: &pending, completed: completed)
+    }
+
+    private mutating func end(_ speech: String, pending: inout Pending, completed: Bool = false) -> DialogueReply {
         var spoken = speech
-        if var pending {
-            if let preface = pending.preface { spoken = "\(preface) \(spoken)" }
-            spoken = attribute(spoken, &pending)
+        if let preface = pending.preface { spoken = "\(preface) \(spoken)" }
+        spoken = attribute(spoken, &pending)
+        if let chain = pending.chain {
+            if completed {
+                state = .idle
+                return DialogueReply(speech: (chain.said + [spoken]).joined(separator: " "), expectsAnswer: false,
+                                     handledIntents: chain.handled)
+            }
+            return stopChain(chain, spoken)
         }
         state = .idle
         return DialogueReply(speech: spoken, expectsAnswer: false)
@@ -568,7 +748,7 @@ public struct DialogueEngine: Sendable {
                 options = []
             }
         case .choice(_, let values): options = values.map(\.spoken) + ["the first one"]
-        case .defaultValue, .confirmValue, .confirmation: options = ["yes", "no"]
+        case .defaultValue, .confirmValue, .confirmation, .suggestion: options = ["yes", "no"]
         case .pin: options = ["your PIN, digit by digit"]
         }
         let choices = options.isEmpty ? "" : "You can say \(Self.list(options, or: true)), or cancel. "
@@ -631,6 +811,8 @@ extension DialogueEngine {
         case confirmValue(String, ParameterValue)
         case confirmation
         case pin
+        /// "Shall I do that?" after a suggestion.
+        case suggestion
     }
 
     struct Question: Sendable {
@@ -638,6 +820,17 @@ extension DialogueEngine {
         var speech: String
         /// Said when the first answer was not understood: shorter.
         var short: String
+    }
+
+    /// A personal shortcut on its way through its steps.
+    struct Chain: Sendable {
+        var shortcut: PersonalShortcut
+        /// The step running now, from 0.
+        var step = 0
+        /// What earlier steps said in this turn, still to be spoken.
+        var said: [String] = []
+        /// What earlier steps carried out in this turn, still to be reported.
+        var handled: [HandledIntent] = []
     }
 
     enum State: Sendable {
@@ -665,6 +858,8 @@ extension DialogueEngine {
         var preface: String?
         /// Whether the app has been named in this conversation (or needs no naming).
         var attributed = false
+        /// The shortcut this request is a step of, if any.
+        var chain: Chain?
 
         init(app: AppManifest, intent: IntentDefinition) {
             self.app = app

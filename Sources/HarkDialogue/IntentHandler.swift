@@ -1,4 +1,5 @@
 public import HarkIntents
+public import HarkShortcuts
 
 /// What Hark asks an app to work on: one intent and the values known so far.
 public struct IntentRequest: Sendable, Equatable {
@@ -40,13 +41,18 @@ public struct HandlerResponse: Sendable, Equatable {
     public var code: ResponseCode
     /// One of the intent's named failures, for `.failure`.
     public var failure: String?
-    /// Values for `${result.name}` placeholders (a total, a delivery time).
+    /// Values for `${result.name}` placeholders (a total, a delivery time); a
+    /// multistep shortcut passes them to its next step as outputs.
     public var values: [String: String]
+    /// Donations to forget because what they were about no longer exists (a deleted
+    /// contact); always the handler's own app's, whatever `app` they name.
+    public var deleteDonations: [DonationFilter]
 
-    public init(code: ResponseCode, failure: String? = nil, values: [String: String] = [:]) {
+    public init(code: ResponseCode, failure: String? = nil, values: [String: String] = [:], deleteDonations: [DonationFilter] = []) {
         self.code = code
         self.failure = failure
         self.values = values
+        self.deleteDonations = deleteDonations
     }
 
     public static let ready = HandlerResponse(code: .ready)

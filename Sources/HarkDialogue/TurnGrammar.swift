@@ -9,6 +9,7 @@ public enum TurnGrammar {
         public static let cancel = "hark.cancel"
         public static let repeatThat = "hark.repeat"
         public static let help = "hark.help"
+        public static let suggest = "hark.suggest"
         public static let yes = "answer.yes"
         public static let no = "answer.no"
         public static let value = "answer.value"
@@ -28,6 +29,11 @@ public enum TurnGrammar {
     public static func commands() -> [Grammar.Rule] {
         rules(ReservedPhrases.cancel, tag: Tag.cancel) + rules(ReservedPhrases.repeatThat, tag: Tag.repeatThat)
             + rules(ReservedPhrases.help, tag: Tag.help)
+    }
+
+    /// "Any suggestions?": heard only when no conversation is under way.
+    public static func suggestionCommands() -> [Grammar.Rule] {
+        rules(ReservedPhrases.suggestions, tag: Tag.suggest)
     }
 
     public static func yesNo() -> [Grammar.Rule] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one turn of a conversation accepts: a set of rules (each a phrase
 /// template with a tag saying what it means) and the spoken values each
 /// parameter may take. The recogniser compiles it; the same value parses the
@@ -71,6 +73,16 @@ public struct Grammar: Sendable, Equatable {
     /// Lower-cased words of a spoken string, split on white space.
     public static func words(of text: String) -> [String] {
         text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+    }
+
+    /// Lower-cased words of typed text, without the punctuation people type
+    /// ("Good morning!" is "good morning"); "a.m." and "p.m." keep their dots.
+    public static func words(ofTyped text: String) -> [String] {
+        words(of: text).compactMap { word in
+            var trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ",!?;:\"“”"))
+            if trimmed.hasSuffix("."), !["a.m.", "p.m."].contains(trimmed) { trimmed.removeLast() }
+            return trimmed.isEmpty ? nil : trimmed
+        }
     }
 
     /// Problems that make the grammar unusable, each a sentence naming the rule.

@@ -179,12 +179,9 @@ public struct AppCatalog: Sendable {
         if tagParts.count == 2, let index = Int(tagParts[1].dropFirst("shortcut.".count)), app.shortcuts.indices.contains(index) {
             match.shortcut = index
             for (name, preset) in app.shortcuts[index].presets {
-                guard let parameter = intent.parameter(named: name) else { continue }
-                let enumerated = enumeratedValues(of: parameter, in: app)
-                if case .value(let value) = reader.read(Grammar.words(of: preset), identifier: preset, type: parameter.type,
-                                                        enumerated: enumerated) {
-                    match.values[name] = IntentMatch.Value(value: value, heard: preset)
-                }
+                guard let parameter = intent.parameter(named: name),
+                      case .value(let value) = read(preset: preset, for: parameter, in: app, reader: reader) else { continue }
+                match.values[name] = IntentMatch.Value(value: value, heard: preset)
             }
         }
         for (name, heard) in interpretation.values {
@@ -208,6 +205,37 @@ public struct AppCatalog: Sendable {
             }
         }
         return match
+    }
+
+    /// A value written down for a parameter (a shortcut's `set:`, a person's `--set`):
+    /// an enumerated value's id or any way of saying it, a number, a duration in words, text.
+    public func read(preset: String, for parameter: ParameterDefinition, in app: AppManifest,
+                     reader: ValueReader = ValueReader()) -> ValueReader.Reading {
+        // Text is taken as written, capitals and all ("Running late.").
+        if parameter.type == .text {
+            return preset.isEmpty ? .notAValue : .value(ParameterValue(identifier: preset, spoken: preset))
+        }
+        return reader.read(Grammar.words(of: preset), identifier: preset, type: parameter.type,
+                    enumerated: enumeratedValues(of: parameter, in: app))
+    }
+
+    /// What an intent with these values does, in words that begin with a verb: the
+    /// intent's parameter summary when it has one ("Order 1 clam chowder for pickup at Harbor"),
+    /// its title otherwise. Parameters without a value take their defaults.
+    public func describe(app: AppManifest, intent: IntentDefinition, values: [String: ParameterValue]) -> String {
+        var filled = values
+        for parameter in intent.parameters where filled[parameter.name] == nil {
+            guard let preset = parameter.defaultValue,
+                  case .value(let value) = read(preset: preset, for: parameter, in: app) else { continue }
+            filled[parameter.name] = value
+        }
+        guard let summary = intent.summary else {
+            let extras = intent.parameters.compactMap { values[$0.name]?.spoken }
+            return ([intent.title] + extras).joined(separator: ", ")
+        }
+        var fill = filled.mapValues(\.spoken)
+        fill["app"] = app.name
+        return summary.template(for: filled.mapValues(\.identifier)).render(fill)
     }
 
     static func tag(app: AppManifest, intent: IntentDefinition) -> String {

@@ -16,6 +16,9 @@ public struct AppManifest: Sendable, Equatable {
     public var intents: [IntentDefinition]
     /// Phrases that work as soon as the app is installed (at most ten).
     public var shortcuts: [AppShortcut]
+    /// Shortcuts the app offers for suggestions: some the person has not run yet,
+    /// some worth offering at certain times of day.
+    public var suggestions: [SuggestedShortcut] = []
     /// Words the app uses that the recogniser should know, with pronunciations where given.
     public var vocabulary: [VocabularyTerm]
     /// Who carries out the app's intents.
@@ -195,6 +198,9 @@ public struct AppShortcut: Sendable, Equatable {
     public var intent: String
     /// Values the shortcut sets without asking.
     public var presets: [String: String]
+
+    /// Words beyond which a shortcut phrase is warned about: people remember two or three.
+    public static let longPhraseWords = 3
 
     public init(phrase: PhraseTemplate, intent: String, presets: [String: String] = [:]) {
         self.phrase = phrase

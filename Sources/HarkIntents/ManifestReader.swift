@@ -44,7 +44,7 @@ struct ManifestReader {
 
     private mutating func manifest(_ top: Node.Mapping, identifier: String, at root: Node) -> AppManifest {
         checkKeys(top, allowed: ["name", "alternativeNames", "description", "types", "intents", "systemIntents",
-                                 "shortcuts", "vocabulary", "handler"])
+                                 "shortcuts", "suggestions", "vocabulary", "handler"])
         let name = requiredString(top, "name", at: root) ?? identifier
         let alternativeNames = stringList(top["alternativeNames"]) ?? []
         var types: [String: EnumeratedType] = [:]
@@ -100,6 +100,7 @@ struct ManifestReader {
         var manifest = AppManifest(identifier: identifier, name: name, alternativeNames: alternativeNames,
                                    description: top["description"]?.string, types: types, intents: intents,
                                    shortcuts: shortcuts, vocabulary: vocabulary, handler: handler, file: file)
+        manifest.suggestions = suggestedShortcuts(top["suggestions"], intents: intents)
         manifest.warnings = warnings
         return manifest
     }
@@ -378,19 +379,62 @@ struct ManifestReader {
                 warn(at: phraseNode, "the shortcut phrase \"\(template)\" is long (\(shortest) words besides the app name); " +
                      "people remember two or three")
             }
-            var presets: [String: String] = [:]
-            if let setNode = entry["set"], let set = mapping(setNode, what: "set") {
-                for (key, value) in set {
-                    guard let parameterName = key.string, let preset = value.string else { continue }
-                    if intent.parameter(named: parameterName) == nil {
-                        problem(at: key, "set: names \(parameterName), which is not a parameter of \(intentName)")
-                    }
-                    presets[parameterName] = preset
-                }
-            }
-            shortcuts.append(AppShortcut(phrase: template, intent: intentName, presets: presets))
+            shortcuts.append(AppShortcut(phrase: template, intent: intentName, presets: presets(entry["set"], of: intent)))
         }
         return shortcuts
+    }
+
+    /// `set: {parameter: value}` of a shortcut, each parameter checked against the intent.
+    private mutating func presets(_ node: Node?, of intent: IntentDefinition) -> [String: String] {
+        var presets: [String: String] = [:]
+        guard let node, let set = mapping(node, what: "set") else { return presets }
+        for (key, value) in set {
+            guard let parameterName = key.string, let preset = value.string else { continue }
+            if intent.parameter(named: parameterName) == nil {
+                problem(at: key, "set: names \(parameterName), which is not a parameter of \(intent.name)")
+            }
+            presets[parameterName] = preset
+        }
+        return presets
+    }
+
+    /// `suggestions:` — shortcuts offered before the person has run them, and
+    /// relevant ones with `when: {from: "07:00", to: "09:30", days: weekdays}`.
+    private mutating func suggestedShortcuts(_ node: Node?, intents: [IntentDefinition]) -> [SuggestedShortcut] {
+        guard let node else { return [] }
+        guard let list = node.sequence else {
+            problem(at: node, "suggestions: is a list of {intent:, set:, when:}")
+            return []
+        }
+        var suggestions: [SuggestedShortcut] = []
+        for item in list {
+            guard let entry = mapping(item, what: "a suggestion") else { continue }
+            checkKeys(entry, allowed: ["intent", "set", "when"])
+            guard let intentName = requiredString(entry, "intent", at: item) else { continue }
+            guard let intent = intents.first(where: { $0.name == intentName }) else {
+                problem(at: entry["intent"] ?? item, "suggestion names intent \(intentName), which the app does not declare")
+                continue
+            }
+            var suggestion = SuggestedShortcut(intent: intentName, presets: presets(entry["set"], of: intent))
+            if let whenNode = entry["when"], let when = mapping(whenNode, what: "when") {
+                checkKeys(when, allowed: ["from", "to", "days"])
+                let from = when["from"]?.string.flatMap(TimeOfDay.init)
+                let to = when["to"]?.string.flatMap(TimeOfDay.init)
+                if from == nil || to == nil {
+                    problem(at: whenNode, "when: needs from: and to: as \"HH:MM\" (quoted), e.g. from: \"07:00\"")
+                }
+                var days = Weekdays.everyDay
+                if let daysNode = when["days"] {
+                    switch Weekdays.parse(daysNode.string ?? (daysNode.sequence ?? []).compactMap(\.string).joined(separator: ",")) {
+                    case .success(let parsed): days = parsed
+                    case .failure(let error): problem(at: daysNode, error.description)
+                    }
+                }
+                if let from, let to { suggestion.window = RelevanceWindow(from: from, to: to, days: days) }
+            }
+            suggestions.append(suggestion)
+        }
+        return suggestions
     }
 
     static let maximumShortcuts = 10
@@ -406,7 +450,7 @@ struct ManifestReader {
         }
         return sentence.count
     }
-    static let longInvocationWords = 3
+    static let longInvocationWords = AppShortcut.longPhraseWords
 
     private mutating func vocabularyTerms(_ node: Node?) -> [VocabularyTerm] {
         guard let node else { return [] }

@@ -7,5 +7,13 @@ public enum ReservedPhrases {
     public static let yes = ["yes", "yeah", "yep", "sure", "ok", "okay", "yes please"]
     public static let no = ["no", "nope", "no thanks"]
 
-    public static var all: [String] { cancel + repeatThat + help + yes + no }
+    /// Asked when nothing else is going on: Hark offers the shortcut most likely wanted now.
+    public static let suggestions = ["any suggestions", "what do you suggest", "suggest something"]
+
+    public static var all: [String] { cancel + repeatThat + help + yes + no + suggestions }
+
+    /// Phrases no one may take over for a shortcut of their own: calls for help
+    /// must always mean what they say.
+    public static let core = ["call nine one one", "call nine eleven", "call nine one one now", "call emergency services",
+                              "call an ambulance", "call the police", "call the fire brigade", "emergency"]
 }

@@ -3,7 +3,9 @@ public import HarkAudio
 public import HarkDialogue
 public import HarkGrammar
 public import HarkIntents
+public import HarkShortcuts
 public import HarkSpeech
+public import HarkStore
 public import HarkVoice
 
 /// Everything Hark needs to answer requests: the installed apps and their
@@ -22,11 +24,13 @@ public struct AssistantConfiguration: Sendable {
     public var wakePhrase: String
     /// The time replies are given against ("It's 9:30 AM."); tests fix it.
     public var clock: @Sendable () -> Date = { Date() }
+    /// The shortcuts database (personal shortcuts, donations, automations); nil for none.
+    public var database: URL?
 
     public init(appsDirectory: URL, modelsDirectory: URL?, recognizer: RecognizerConfiguration = .init(),
                 voice: VoiceSettings = .init(), inProcessHandlers: [String: any IntentHandler] = [:],
                 authenticator: any PINAuthenticator = PINFile(), dataDirectory: URL = HarkPaths.dataDirectory(),
-                wakePhrase: String = AppCatalog.defaultWakePhrase) {
+                wakePhrase: String = AppCatalog.defaultWakePhrase, database: URL? = nil) {
         self.appsDirectory = appsDirectory
         self.modelsDirectory = modelsDirectory
         self.recognizer = recognizer
@@ -35,6 +39,7 @@ public struct AssistantConfiguration: Sendable {
         self.authenticator = authenticator
         self.dataDirectory = dataDirectory
         self.wakePhrase = wakePhrase
+        self.database = database
         if let lexicon = HarkPaths.lexicon(in: modelsDirectory), !self.recognizer.lexicons.contains(lexicon) {
             self.recognizer.lexicons.append(lexicon)
         }
@@ -54,9 +59,13 @@ public final class Assistant: Sendable {
     public let startupProblems: [String]
 
     public static func start(_ configuration: AssistantConfiguration) async throws -> Assistant {
-        let (engine, problems) = try await dialogueEngine(configuration)
+        let (engine, store, problems) = try await prepareDialogue(configuration)
         let catalog = engine.catalog
         let conversation = ConversationService(engine)
+        // A shortcut added or changed from the command line is heard from the next request on.
+        let watcher = store.map { store in
+            ShortcutsReloader.watch(store) { [weak conversation] shortcuts in await conversation?.setPersonalShortcuts(shortcuts) }
+        }
 
         let recognition = RecognitionService()
         var pronounce: (@Sendable (String) throws -> [String])?
@@ -69,43 +78,82 @@ public final class Assistant: Sendable {
                                       pronunciations: given)
         let speech = try SpeechService(settings: configuration.voice)
         return Assistant(recognition: recognition, speech: speech, conversation: conversation,
-                         loadSeconds: await recognition.loadSeconds, startupProblems: problems)
+                         loadSeconds: await recognition.loadSeconds, startupProblems: problems, store: store, watcher: watcher)
     }
 
     /// The apps, their handlers and the conversation engine, without the
     /// recogniser or the voice: all that a typed conversation needs.
     /// Also returns what went wrong asking handlers for their options.
     public static func dialogueEngine(_ configuration: AssistantConfiguration) async throws -> (DialogueEngine, [String]) {
-        let catalog = try AppCatalog.load(from: configuration.appsDirectory, wakePhrase: configuration.wakePhrase)
-        var engine = DialogueEngine(catalog: catalog, handlers: handlers(for: catalog, configuration),
-                                    authenticator: configuration.authenticator, clock: configuration.clock)
-        let problems = await engine.refreshDynamicOptions()
+        let (engine, _, problems) = try await prepareDialogue(configuration)
         return (engine, problems)
     }
 
+    /// The engine, with the person's shortcuts and donations from the database when one is configured.
+    static func prepareDialogue(_ configuration: AssistantConfiguration) async throws -> (DialogueEngine, ShortcutStore?, [String]) {
+        let catalog = try AppCatalog.load(from: configuration.appsDirectory, wakePhrase: configuration.wakePhrase)
+        let store = try configuration.database.map { url throws(StoreError) in try ShortcutStore(url: url) }
+        var engine = DialogueEngine(catalog: catalog, handlers: handlers(for: catalog, configuration, store: store),
+                                    authenticator: configuration.authenticator, clock: configuration.clock)
+        let problems = await engine.refreshDynamicOptions()
+        if let store {
+            engine.setPersonalShortcuts(try store.shortcuts())
+            engine.shortcutsService = StoredShortcuts(store: store, catalog: engine.catalog)
+        }
+        return (engine, store, problems)
+    }
+
     /// In-process handlers first, then each app's program handler.
-    static func handlers(for catalog: AppCatalog, _ configuration: AssistantConfiguration) -> HandlerDirectory {
+    static func handlers(for catalog: AppCatalog, _ configuration: AssistantConfiguration, store: ShortcutStore? = nil) -> HandlerDirectory {
         var directory = HandlerDirectory()
         for app in catalog.apps {
             switch app.handler {
             case .inProcess:
                 if let handler = configuration.inProcessHandlers[app.identifier] { directory[app.identifier] = handler }
             case .program(let command, let timeout):
+                let eraser = store.map { store in
+                    { @Sendable (filters: [DonationFilter]) async in
+                        await StoredShortcuts(store: store, catalog: catalog).deleteDonations(filters)
+                    }
+                }
                 directory[app.identifier] = ProgramHandler(
                     app: app, command: command, timeoutSeconds: timeout,
-                    dataDirectory: configuration.dataDirectory.appendingPathComponent("apps").appendingPathComponent(app.identifier))
+                    dataDirectory: configuration.dataDirectory.appendingPathComponent("apps").appendingPathComponent(app.identifier),
+                    deleteDonations: eraser)
             }
         }
         return directory
     }
 
     private init(recognition: RecognitionService, speech: SpeechService, conversation: ConversationService,
-                 loadSeconds: Double, startupProblems: [String]) {
+                 loadSeconds: Double, startupProblems: [String], store: ShortcutStore?, watcher: Task<Void, Never>?) {
         self.recognition = recognition
         self.speech = speech
         self.conversation = conversation
         self.loadSeconds = loadSeconds
         self.startupProblems = startupProblems
+        self.store = store
+        self.watcher = watcher
+    }
+
+    deinit {
+        watcher?.cancel()
+    }
+
+    /// The shortcuts database, when one is configured.
+    public let store: ShortcutStore?
+    private let watcher: Task<Void, Never>?
+
+    /// Runs the automations due now and prepares each spoken result, for a loop to play
+    /// between requests. Empty without a database.
+    public func runDueAutomations(at now: Date = Date()) async throws -> [(automation: Automation, reply: DialogueReply, clip: AudioClip)] {
+        guard let store else { return [] }
+        var results: [(automation: Automation, reply: DialogueReply, clip: AudioClip)] = []
+        for (automation, reply) in try await AutomationRunner(store: store).runDue(at: now, in: conversation) {
+            let clip = reply.speech.isEmpty ? AudioClip(samples: [], sampleRate: 22_050, channels: 1) : try await speech.speak(reply.speech)
+            results.append((automation, reply, clip))
+        }
+        return results
     }
 
     /// The installed apps, with the options their handlers supplied.
@@ -236,6 +284,21 @@ public actor ConversationService {
     /// Ends any conversation under way: the next turn is a new request.
     public func reset() {
         engine.reset()
+    }
+
+    /// The person's shortcuts changed: the next new request hears the new phrases.
+    public func setPersonalShortcuts(_ shortcuts: [PersonalShortcut]) {
+        engine.setPersonalShortcuts(shortcuts)
+    }
+
+    public var personalShortcuts: [PersonalShortcut] { engine.personalShortcuts }
+
+    /// Runs a shortcut as if its phrase had been said (an automation).
+    public func runShortcut(_ shortcut: PersonalShortcut) async -> DialogueReply {
+        var working = engine
+        let reply = await working.runShortcut(shortcut)
+        engine = working
+        return reply
     }
 
     /// The reply to a turn, and, when the turn began a request, the intent it matched.

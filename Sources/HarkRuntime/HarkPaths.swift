@@ -17,6 +17,12 @@ public enum HarkPaths {
         xdg("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
     }
 
+    /// The shortcuts database: $HARK_DATABASE, else shortcuts.sqlite in the data directory.
+    public static func shortcutsDatabase(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let configured = environment["HARK_DATABASE"], !configured.isEmpty { return URL(fileURLWithPath: configured) }
+        return dataDirectory(environment: environment).appendingPathComponent("shortcuts.sqlite")
+    }
+
     /// Where the owner's settings live: $XDG_CONFIG_HOME/hark, else ~/.config/hark.
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         xdg("XDG_CONFIG_HOME", fallback: ".config", environment: environment)

@@ -1,6 +1,8 @@
 import Foundation
 public import HarkAudio
 import HarkSpeech
+import HarkShortcuts
+import HarkDialogue
 
 /// Something the live loop did, for the terminal, the journal and tests.
 public enum LiveEvent: Sendable {
@@ -12,6 +14,8 @@ public enum LiveEvent: Sendable {
     case turn(LiveTurn)
     /// Nobody spoke after the wake word (`inConversation` false) or after a question.
     case noSpeech(at: Double, inConversation: Bool)
+    /// An automation ran and its result was spoken.
+    case automation(phrase: String, reply: String)
     /// Something went wrong and the loop went on (a device that failed, a turn that could not be decoded).
     case problem(String)
 }
@@ -117,6 +121,8 @@ public actor LiveLoop {
     private var heard = 0
     /// Samples discarded while Hark spoke.
     private var skipped = 0
+    /// When (samples heard) the automations were last looked at: once a second while waiting.
+    private var lastAutomationCheck = 0
     private var summary = LiveSummary()
     private var latencies: [LiveLatency] = []
 
@@ -177,6 +183,10 @@ public actor LiveLoop {
             switch phase {
             case .waiting:
                 ambient.observe(chunk)
+                if heard - lastAutomationCheck >= PipelineAudio.sampleRate {
+                    lastAutomationCheck = heard
+                    try await speakDueAutomations(onEvent: onEvent)
+                }
                 guard let detection = try spotter.process(chunk).first else { continue }
                 summary.wakeWords += 1
                 onEvent(.wake(at: seconds(detection.endSample), score: detection.score))
@@ -283,6 +293,21 @@ public actor LiveLoop {
         let spoken = clip.duration + settings.echoTail
         try source.discard(spokenFor: spoken)
         skipped += samples(spoken)
+    }
+
+    /// Runs the automations that are due (a shortcut set for 7:30 on weekdays) and says their results.
+    private func speakDueAutomations(onEvent: @Sendable (LiveEvent) -> Void) async throws {
+        let due: [(automation: Automation, reply: DialogueReply, clip: AudioClip)]
+        do {
+            due = try await assistant.runDueAutomations()
+        } catch {
+            onEvent(.problem("automations could not be run: \(error)"))
+            return
+        }
+        for result in due {
+            onEvent(.automation(phrase: result.automation.phrase, reply: result.reply.speech))
+            try play(result.clip, gated: true, onEvent: onEvent)
+        }
     }
 
     /// Keeps the audio of a turn when asked (`utteranceDirectory`), for tuning and bug reports.

@@ -4,6 +4,7 @@ import Glibc
 #endif
 public import HarkDialogue
 public import HarkIntents
+public import HarkShortcuts
 
 /// An app's handler that is a program of its own, in any language: Hark
 /// writes one JSON request per line to its stdin and reads one JSON reply per
@@ -21,6 +22,9 @@ public actor ProgramHandler: IntentHandler {
     public let timeout: Duration
     private let folder: URL
     private let environment: [String: String]
+    /// Called with the donations a reply asks to delete, always scoped to this app.
+    private let deleteDonations: (@Sendable ([DonationFilter]) async -> Void)?
+    private let appIdentifier: String
 
     private var process: Process?
     private var input: FileHandle?
@@ -33,8 +37,11 @@ public actor ProgramHandler: IntentHandler {
     /// Directories searched for a bare program name, before Hark's own PATH.
     static let cleanPath = "/usr/local/bin:/usr/bin:/bin"
 
-    public init(app: AppManifest, command: [String], timeoutSeconds: Double, dataDirectory: URL) {
+    public init(app: AppManifest, command: [String], timeoutSeconds: Double, dataDirectory: URL,
+                deleteDonations: (@Sendable ([DonationFilter]) async -> Void)? = nil) {
         self.appName = app.name
+        self.appIdentifier = app.identifier
+        self.deleteDonations = deleteDonations
         self.command = command
         self.timeout = .milliseconds(Int(timeoutSeconds * 1000))
         self.folder = app.folder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -130,6 +137,9 @@ public actor ProgramHandler: IntentHandler {
             stop()
             throw unreadable("not a JSON object: \(text.prefix(200))")
         }
+        if let deletions = reply["deleteDonations"] {
+            await deleteDonations?(try donationFilters(deletions))
+        }
         if let error = reply["error"] as? String {
             throw HandlerError(spoken: "Sorry, \(appName) couldn't do that.", detail: "\(command.joined(separator: " ")): \(error)")
         }
@@ -145,6 +155,21 @@ public actor ProgramHandler: IntentHandler {
             values[key] = value as? String ?? "\(value)"
         }
         return HandlerResponse(code: code, failure: reply["failure"] as? String, values: values)
+    }
+
+    /// `"deleteDonations": [{"intent": "SendMessage", "where": {"recipient": "amy_jones"}}]`, both keys optional.
+    private func donationFilters(_ object: Any) throws -> [DonationFilter] {
+        guard let list = object as? [[String: Any]] else {
+            throw unreadable("deleteDonations is a list of {\"intent\", \"where\": {parameter: id}}, got \(object)")
+        }
+        return try list.map { entry in
+            var values: [String: String] = [:]
+            for (name, value) in entry["where"] as? [String: Any] ?? [:] {
+                guard let id = value as? String else { throw unreadable("deleteDonations where: values are ids (strings), got \(value)") }
+                values[name] = id
+            }
+            return DonationFilter(app: appIdentifier, intent: entry["intent"] as? String, values: values)
+        }
     }
 
     private func unreadable(_ detail: String) -> HandlerError {

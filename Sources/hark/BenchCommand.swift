@@ -44,7 +44,8 @@ struct Bench: AsyncParsableCommand {
             throw ValidationError("\(directory) has no NAME.wav with a NAME.json sidecar")
         }
         do {
-            let assistant = try await startAssistant(apps: apps, recognizer: recognizer)
+            // A benchmark measures the apps' grammar alone, and what it decodes is not something the person did.
+            let assistant = try await startAssistant(apps: apps, recognizer: recognizer, database: nil)
             let bar = ProgressBar(label: "decoding")
             let report = try await Benchmark(assistant: assistant, inputRate: inputRate).run(recordings) { done, total in
                 bar.show(done, of: total)

@@ -18,17 +18,22 @@ struct Chat: AsyncParsableCommand {
             you: order a large coffee
             hark: Corner Cafe: Any milk? Whole milk, oat milk or cream?
             handled: coffee.OrderCoffee milk=cream size=large
-        "pin: 1234" in a script sets the owner's PIN for that script (otherwise none is set).
+        "pin: 1234" in a script sets the owner's PIN for that script (otherwise none is set);
+        "shortcut: \"soup time\" soup.OrderSoup soup=clam_chowder" gives it a shortcut.
         Exits 1 when a reply differs from the script.
+
+        Your shortcuts work here, and what is done here is donated, as when spoken.
         """)
 
     @OptionGroup var apps: AppsOptions
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: ArgumentHelp("Play and check a scripted conversation.", valueName: "file"))
     var script: String?
 
     func run() async throws {
         var configuration = try assistantConfiguration(apps: apps)
+        configuration.database = database.url
         var parsedScript: ConversationScript?
         if let script {
             let text: String
@@ -69,6 +74,7 @@ struct Chat: AsyncParsableCommand {
             return
         }
 
+        var reloader = (engine.shortcutsService as? StoredShortcuts).map { ShortcutsReloader(store: $0.store) }
         let interactive = isatty(STDIN_FILENO) == 1
         if interactive { print("Type what you would say; an empty line is silence; Ctrl-D ends.") }
         while true {
@@ -77,6 +83,10 @@ struct Chat: AsyncParsableCommand {
                 fflush(nil)
             }
             guard let line = readLine() else { break }
+            // Shortcuts added in another terminal meanwhile are heard from this line on.
+            if !engine.isInConversation, let shortcuts = try? reloader?.changedShortcuts() {
+                engine.setPersonalShortcuts(shortcuts)
+            }
             let reply = await engine.respond(to: line.trimmingCharacters(in: .whitespaces).isEmpty ? .silence : .text(line))
             print("hark: \(reply.speech)")
             if let problem = reply.problem { printError("hark: (\(problem))") }

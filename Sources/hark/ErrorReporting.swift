@@ -3,6 +3,7 @@ import Foundation
 import HarkAudio
 import HarkIntents
 import HarkSpeech
+import HarkStore
 import HarkVoice
 
 /// Exit codes from sysexits(3), so scripts can tell bad input from a missing device.
@@ -11,6 +12,7 @@ enum ExitStatus {
     static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
+    static let cannotCreate: Int32 = 73
 }
 
 /// Writes a line to standard error.
@@ -30,6 +32,14 @@ func explain(_ error: any Error) -> (message: String, status: Int32) {
         return (error.description, ExitStatus.dataError)
     case let error as VoiceError:
         return (error.description, ExitStatus.unavailable)
+    case let error as StoreError:
+        switch error.code {
+        case .unusable: return ("the shortcuts database: \(error.description)", ExitStatus.dataError)
+        case .open: return (error.description, ExitStatus.cannotCreate)
+        case .notFound: return (error.description, ExitStatus.noInput)
+        case .duplicate: return (error.description, ExitStatus.dataError)
+        case .sqlite: return ("the shortcuts database: \(error.description)", ExitStatus.software)
+        }
     default:
         return (String(describing: error), ExitStatus.software)
     }

@@ -11,9 +11,10 @@ struct Hark: AsyncParsableCommand {
 
         Try it on a recording:   hark run audio-fixtures/home-en/turn_on_the_garage_light.wav
         Speak some text:         hark say "Hello there" --out hello.wav
+        A phrase of your own:    hark shortcuts add "soup time" --intent soup.OrderSoup --set soup=clam_chowder
         """,
         version: "0.1.0",
         subcommands: [Listen.self, Run.self, Chat.self, Say.self, Pronounce.self, PIN.self, Devices.self,
-                      Bench.self, BenchWake.self],
+                      Shortcuts.self, Donations.self, Suggest.self, Automations.self, Bench.self, BenchWake.self],
         defaultSubcommand: nil)
 }

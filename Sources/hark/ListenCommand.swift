@@ -28,6 +28,7 @@ struct Listen: AsyncParsableCommand {
     @OptionGroup var devices: DeviceOptions
     @OptionGroup var voice: VoiceOptions
     @OptionGroup var recognizer: RecognizerOptions
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: ArgumentHelp("Settings file (YAML).", valueName: "file"))
     var config: String?
@@ -108,6 +109,7 @@ struct Listen: AsyncParsableCommand {
             var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer,
                                                            voice: voice.settings(voice: file.voice, rate: file.rate))
             configuration.wakePhrase = settings.wakePhrase
+            configuration.database = database.url
             let assistant = try await Assistant.start(configuration)
             for problem in assistant.startupProblems { logger.warning("\(problem)") }
 

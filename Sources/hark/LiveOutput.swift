@@ -58,6 +58,8 @@ struct LiveEventPrinter: Sendable {
         case .noSpeech(let at, let inConversation):
             let what = inConversation ? "nobody answered" : "nothing said after the wake word"
             if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.info("\(what)") }
+        case .automation(let phrase, let reply):
+            if recording { Swift.print("  automation \"\(phrase)\": \"\(reply)\"") } else { logger.info("automation \"\(phrase)\": \"\(reply)\"") }
         case .problem(let message):
             logger.error("\(message)")
         }
@@ -100,6 +102,8 @@ struct LiveEventPrinter: Sendable {
             return object
         case .noSpeech(let at, let inConversation):
             return ["event": "no_speech", "at_s": at, "in_conversation": inConversation]
+        case .automation(let phrase, let reply):
+            return ["event": "automation", "phrase": phrase, "reply": reply]
         case .problem(let message):
             return ["event": "problem", "message": message]
         }

@@ -78,8 +78,12 @@ struct RecognizerOptions: ParsableArguments {
 }
 
 /// Starts the assistant the way every command that answers requests does.
-func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings()) async throws -> Assistant {
-    try await Assistant.start(assistantConfiguration(apps: apps, recognizer: recognizer, voice: voice))
+/// The person's shortcuts come from $HARK_DATABASE or the default database, unless `database` is nil.
+func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings(),
+                    database: URL? = HarkPaths.shortcutsDatabase()) async throws -> Assistant {
+    var configuration = try assistantConfiguration(apps: apps, recognizer: recognizer, voice: voice)
+    configuration.database = database
+    return try await Assistant.start(configuration)
 }
 
 /// The configuration every command shares: the apps, the example apps' Swift handlers, the owner's PIN.

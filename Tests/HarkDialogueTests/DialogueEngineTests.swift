@@ -2,6 +2,7 @@ import Foundation
 import HarkDialogue
 import HarkGrammar
 import HarkIntents
+import HarkShortcuts
 import Testing
 
 /// The rules of the engine the golden conversations do not reach, each with a
@@ -120,5 +121,81 @@ import Testing
         #expect(tags.contains(TurnGrammar.Tag.value) && tags.contains(TurnGrammar.Tag.cancel) && tags.contains(TurnGrammar.Tag.help))
         #expect(!tags.contains("depot.BuyPaint"), "the top level is not listened for inside a question")
         #expect(await engine.respond(to: .text("check the stock")).speech == "Red paint or blue paint?")
+    }
+}
+
+/// Personal and multistep shortcuts in the engine alone, with Swift handlers.
+@Suite struct ShortcutEngineTests {
+    struct Kitchen: IntentHandler {
+        func handle(_ request: IntentRequest) async throws -> HandlerResponse {
+            if request.values["dish"]?.identifier == "souffle" { return HandlerResponse(code: .failure, failure: "collapsed") }
+            return HandlerResponse(code: .success, values: ["minutes": "20"])
+        }
+    }
+
+    static func engine() throws -> DialogueEngine {
+        let kitchen = try AppCatalog.manifest(yaml: """
+            name: Kitchen
+            types:
+              Dish: {values: [soup, souffle]}
+            intents:
+              CookDish:
+                category: generic
+                parameters:
+                  dish: {type: Dish, required: true, prompt: Which dish?}
+                phrases: [cook <dish>]
+                responses:
+                  success: Cooking ${dish}, ready in ${result.minutes} minutes.
+                  failures: {collapsed: "Sorry, the ${dish} collapsed."}
+              MakeNote:
+                category: create
+                parameters:
+                  text: {type: text, required: true, prompt: What should it say?}
+                phrases: [make a note]
+                responses:
+                  success: Noted, ${text}
+            """, identifier: "kitchen")
+        var engine = DialogueEngine(catalog: AppCatalog(apps: [kitchen]), handlers: HandlerDirectory(["kitchen": Kitchen()]))
+        engine.setPersonalShortcuts([
+            PersonalShortcut(id: 1, phrase: "dinner", steps: [
+                ShortcutStep(app: "kitchen", intent: "CookDish", values: ["dish": "soup"]),
+                ShortcutStep(app: "kitchen", intent: "MakeNote", values: ["text": "Soup at ${result.minutes} past."]),
+            ]),
+            PersonalShortcut(id: 2, phrase: "show off", steps: [
+                ShortcutStep(app: "kitchen", intent: "CookDish", values: ["dish": "souffle"]),
+                ShortcutStep(app: "kitchen", intent: "MakeNote", values: ["text": "It worked."]),
+                ShortcutStep(app: "kitchen", intent: "CookDish", values: ["dish": "soup"]),
+            ]),
+        ])
+        return engine
+    }
+
+    @Test func oneStepsOutputIsTheNextOnesInput() async throws {
+        var engine = try Self.engine()
+        let reply = await engine.respond(to: .words(["dinner"]))
+        #expect(reply.speech == "Kitchen: Cooking soup, ready in 20 minutes. Noted, Soup at 20 past.")
+        #expect(reply.handledIntents.map(\.request.intent) == ["CookDish", "MakeNote"])
+        #expect(reply.handledIntents.last?.request.values["text"]?.identifier == "Soup at 20 past.")
+    }
+
+    @Test func aFailedStepStopsTheChainAndSaysWhich() async throws {
+        var engine = try Self.engine()
+        let reply = await engine.respond(to: .text("show off"))
+        #expect(reply.speech == "Kitchen: Sorry, the souffle collapsed. So your shortcut \"show off\" stopped at step 1 of 3.")
+        #expect(reply.handledIntents.map(\.request.intent) == ["CookDish"])
+        #expect(!engine.isInConversation)
+    }
+
+    @Test func thePhraseIsHeardExactlyAndNewPhrasesReplaceOld() async throws {
+        var engine = try Self.engine()
+        #expect(await engine.respond(to: .text("dinner now")).speech == DialogueEngine.didNotUnderstand)
+        engine.setPersonalShortcuts([])
+        #expect(await engine.respond(to: .text("dinner")).speech == DialogueEngine.didNotUnderstand)
+        #expect(!engine.expectation.grammar.rules.contains { $0.tag.hasPrefix(PersonalShortcut.tagPrefix) })
+    }
+
+    @Test func withoutASuggestionSourceThereAreNone() async throws {
+        var engine = try Self.engine()
+        #expect(await engine.respond(to: .text("any suggestions?")).speech == "I don't have any suggestions yet.")
     }
 }

@@ -12,15 +12,8 @@ import Testing
         var errors: String
     }
 
-    /// `hark` is built beside the test bundle by `swift build --build-tests`.
     static func executable() throws -> URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [beside, beside.deletingLastPathComponent(), Fixtures.root.appendingPathComponent(".build/debug")]
-            .map { $0.appendingPathComponent("hark") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates.map(\.path).joined(separator: ", ")])
-        }
-        return found
+        try Fixtures.executable("hark")
     }
 
     static func hark(_ arguments: [String], input: String? = nil) throws -> Outcome {
@@ -28,6 +21,12 @@ import Testing
         process.executableURL = try executable()
         process.arguments = arguments
         process.currentDirectoryURL = Fixtures.root
+        // Never the person's own shortcuts database or app data: a fresh folder for each run.
+        let scratch = try temporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
+        environment["XDG_DATA_HOME"] = scratch.path
+        process.environment = environment
         let standardInput = Pipe()
         process.standardInput = standardInput
         let output = Pipe()

@@ -16,14 +16,15 @@ import Testing
     static func engine(pin: String?, data: URL) async throws -> DialogueEngine {
         let configuration = AssistantConfiguration(
             appsDirectory: Fixtures.root.appendingPathComponent("apps"), modelsDirectory: nil,
-            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN(pin), dataDirectory: data)
+            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN(pin), dataDirectory: data,
+            database: data.appendingPathComponent("shortcuts.sqlite"))
         let (engine, problems) = try await Assistant.dialogueEngine(configuration)
         #expect(problems.isEmpty, "\(problems)")
         return engine
     }
 
     @Test func everyRuleHasAScript() {
-        #expect(Self.scripts.count >= 7, "\(Self.scripts)")
+        #expect(Self.scripts.count >= 10, "\(Self.scripts)")
     }
 
     @Test(arguments: scripts) func playsAsWritten(_ name: String) async throws {

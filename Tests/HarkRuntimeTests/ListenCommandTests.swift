@@ -76,6 +76,10 @@ import Testing
         process.arguments = ["listen", "--input", "audio-fixtures/live/session.wav", "--real-time", "--apps", "apps",
                              "--config", try Self.emptyConfig()]
         process.currentDirectoryURL = Fixtures.root
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = try temporaryDirectory().path
+        environment["HARK_DATABASE"] = try temporaryDirectory().appendingPathComponent("shortcuts.sqlite").path
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = Pipe()

@@ -3,6 +3,9 @@ import HarkAudio
 import HarkDialogue
 import HarkExampleApps
 @testable import HarkRuntime
+import HarkIntents
+import HarkShortcuts
+import HarkStore
 import HarkSpeech
 import HarkTestSupport
 import Testing
@@ -202,5 +205,36 @@ import Testing
         #expect(clips.filter { $0 == Chime.clip() }.count == 5)
         let written = try ALSATestDevices.rawInt16(loudspeaker)
         #expect(written == clips.flatMap { $0.int16Samples() })
+    }
+}
+
+/// Automations speak on the device while it waits for the wake word.
+@Suite struct LiveLoopAutomationTests {
+    @Test func anAutomationDueNowIsSpokenWhileWaiting() async throws {
+        let data = try temporaryDirectory()
+        let database = data.appendingPathComponent("shortcuts.sqlite")
+        let store = try ShortcutStore(url: database)
+        let shortcut = try store.addShortcut(phrase: "porch light", steps: [
+            ShortcutStep(app: "home", intent: "ChangeLightState", values: ["name": "garage light", "state": "on"]),
+        ])
+        // Due this minute, every day; made two minutes ago so this minute's firing counts.
+        let now = Date()
+        let minutes = Calendar.current.component(.hour, from: now) * 60 + Calendar.current.component(.minute, from: now)
+        try store.addAutomation(shortcutID: shortcut.id, time: TimeOfDay(minutes: minutes), days: .everyDay,
+                                at: now.addingTimeInterval(-120))
+        var configuration = AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps"), modelsDirectory: nil,
+            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN(nil), dataDirectory: data)
+        configuration.database = database
+        let assistant = try await Assistant.start(configuration)
+        // Three seconds of a quiet room.
+        let source = RecordingSource(samples: [Int16](repeating: 0, count: 3 * 16_000), name: "quiet")
+        let loop = LiveLoop(assistant: assistant, settings: LiveSettings(), source: source, sink: nil, keepsPlayed: true)
+        let events = LiveLoopTests.Events()
+        _ = try await loop.run(onEvent: { events.append($0) })
+        let spoken = events.all.compactMap { if case .automation(let phrase, let reply) = $0 { "\(phrase): \(reply)" } else { nil } }
+        #expect(spoken == ["porch light: Home: Turning on the garage light."])
+        #expect(try await loop.played() != nil)
+        #expect(try store.donations().count == 1)
     }
 }

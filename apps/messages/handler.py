@@ -14,6 +14,8 @@ and the handler answers with the same id and
   confirm, handle: {"code": "success" | "failure" | "inProgress" | "ready" |
            "continueInApp" | "failureRequiringAppLaunch",
            "failure": name or null, "values": {...}}
+Any reply may add "deleteDonations": [{"intent": ..., "where": {"param": "id"}}] to
+make Hark forget donations about data that no longer exists.
 Messages "sent" are appended to sent.jsonl in HARK_APP_DATA.
 """
 import json
@@ -27,12 +29,28 @@ CONTACTS = [
 ]
 
 
+def deleted_contacts():
+    """Ids listed one a line in $HARK_APP_DATA/deleted-contacts, if any."""
+    path = os.path.join(os.environ.get("HARK_APP_DATA", "."), "deleted-contacts")
+    try:
+        with open(path, encoding="utf-8") as listed:
+            return {line.strip() for line in listed if line.strip()}
+    except FileNotFoundError:
+        return set()
+
+
 def answer(request):
     phase = request.get("phase")
     values = request.get("values", {})
     if phase == "options":
         if request.get("parameter") == "recipient":
-            return {"options": CONTACTS}
+            # Contacts deleted since: Hark forgets the donations about them, so
+            # it never suggests messaging someone who is gone.
+            gone = deleted_contacts()
+            reply = {"options": [c for c in CONTACTS if c["id"] not in gone]}
+            if gone:
+                reply["deleteDonations"] = [{"intent": "SendMessage", "where": {"recipient": c}} for c in sorted(gone)]
+            return reply
         return {"options": None}
     if phase == "resolve":
         value = values.get(request.get("parameter"))
