@@ -142,6 +142,8 @@ final class Decoder {
         /// Path score in natural-log units (pocketsphinx reports it in its log base).
         var score: Double
         var frames: Int
+        /// The frame the last word ended on (fillers such as silence left out); nil without words.
+        var lastWordEndFrame: Int? = nil
     }
 
     /// Decodes a whole utterance in one call, so cepstral mean normalisation
@@ -166,7 +168,8 @@ final class Decoder {
         }
         let words = String(cString: hypothesis).split(separator: " ").map { Self.baseWord(String($0)) }
         let naturalLog = logmath_log_to_ln(ps_get_logmath(decoder), score)
-        return Hypothesis(words: words, score: naturalLog, frames: frames)
+        let lastWord = segments().last { !Self.isFiller($0.word) }
+        return Hypothesis(words: words, score: naturalLog, frames: frames, lastWordEndFrame: lastWord?.endFrame)
     }
 
     // MARK: Streaming (keyword spotting)
@@ -229,6 +232,12 @@ final class Decoder {
             iterator = ps_seg_next(segment)
         }
         return segments
+    }
+
+    /// Fillers are written <sil>, <s>, </s> or [NOISE]; a phone loop's silence is SIL; the null
+    /// transitions of a grammar search come back as "(NULL)".
+    static func isFiller(_ word: String) -> Bool {
+        word.hasPrefix("<") || word.hasPrefix("[") || word.hasPrefix("(") || word == "SIL"
     }
 
     /// "read(2)" → "read": alternate pronunciations share the word.

@@ -193,10 +193,17 @@ public final class Recognizer {
 
     /// Whether an accepted recognition is a whole phrase of the grammar in use that no phrase
     /// continues: someone who said it has finished, so there is no need to wait for more quiet.
+    /// The speech must also have ended well before the audio did (by the phone loop of the
+    /// confidence pass): a grammar search can force half a phrase ("turn on the garage …") onto
+    /// a whole one, and a pause of a moment inside a word is not the end.
     public func endsPhrase(_ recognition: Recognition) -> Bool {
-        guard let graph = activeGraph, !recognition.isRejected, recognition.interpretation != nil else { return false }
+        guard let graph = activeGraph, !recognition.isRejected, recognition.interpretation != nil,
+              let quiet = recognition.framesAfterLastWord, quiet >= Self.quietFramesAfterFinishedPhrase else { return false }
         return !graph.canContinue(after: recognition.words)
     }
+
+    /// 10 ms frames of quiet after the last word that show it was said in full.
+    public static let quietFramesAfterFinishedPhrase = 10
 
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use.
     public func recognize(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
@@ -208,6 +215,9 @@ public final class Recognizer {
         let hypothesis = try decoder.decodeWhole(samples)
 
         var margin = 0.0
+        // Where speech ended: a grammar search stretches its last word over the silence after
+        // it, the phone loop does not.
+        var lastSoundFrame: Int?
         if configuration.measuresConfidence, !hypothesis.words.isEmpty, hypothesis.frames > 0 {
             try decoder.activate(Self.phoneLoopSearch)
             let loop = try decoder.decodeWhole(samples)
@@ -215,6 +225,7 @@ public final class Recognizer {
             if loop.score.isFinite {
                 margin = Confidence.marginScale * (hypothesis.score - loop.score) / Double(hypothesis.frames)
             }
+            lastSoundFrame = loop.lastWordEndFrame
         }
         let elapsed = Date().timeIntervalSince(started)
 
@@ -239,7 +250,8 @@ public final class Recognizer {
             margin: margin,
             interpretation: isRejected ? nil : interpretation,
             frames: hypothesis.frames,
-            decodeSeconds: elapsed)
+            decodeSeconds: elapsed,
+            framesAfterLastWord: isRejected ? nil : lastSoundFrame.map { hypothesis.frames - 1 - $0 })
     }
 }
 

@@ -69,6 +69,34 @@ import Testing
         #expect(recognition.frames > 50)
     }
 
+    @Test func aFinishedPhraseIsOneFollowedByQuiet() throws {
+        let recognizer = try recognizer()
+        let samples = try Self.samples("home-en/what_time_is_it.wav")
+        let heard = try recognizer.recognize(samples)
+        #expect(heard.text == "what time is it")
+        #expect((heard.framesAfterLastWord ?? 0) >= Recognizer.quietFramesAfterFinishedPhrase)
+        #expect(recognizer.endsPhrase(heard))
+        // The same words cut off right where the voice stops: nothing shows the phrase is over.
+        let lastLoud = try #require(samples.lastIndex { abs(Int($0)) > 1500 })
+        let cut = try recognizer.recognize(Array(samples[..<min(samples.count, lastLoud + 160)]))
+        #expect((cut.framesAfterLastWord ?? 0) < Recognizer.quietFramesAfterFinishedPhrase)
+        #expect(!recognizer.endsPhrase(cut))
+    }
+
+    @Test func aPhraseThatCanGoOnIsNotFinished() throws {
+        // "what time is it" is whole, but in a grammar that also has "what time is it now" it
+        // can go on, so a pause after "it" is not the end.
+        let recognizer = try recognizer()
+        var grammar = Self.home
+        grammar.rules.append(.init(tag: "GetTime", template: try PhraseTemplate("what time is it now")))
+        try recognizer.use(grammar)
+        let heard = try recognizer.recognize(Self.samples("home-en/what_time_is_it.wav"))
+        #expect(heard.text == "what time is it")
+        #expect(!recognizer.endsPhrase(heard))
+        try recognizer.use(Self.home)
+        #expect(recognizer.endsPhrase(try recognizer.recognize(Self.samples("home-en/what_time_is_it.wav"))))
+    }
+
     @Test func interpretsTheWordsItHeard() throws {
         let recognizer = try recognizer()
         let recognition = try recognizer.recognize(Self.samples("home-en/turn_living_room_lamp_off.wav"))
