@@ -142,8 +142,6 @@ final class Decoder {
         /// Path score in natural-log units (pocketsphinx reports it in its log base).
         var score: Double
         var frames: Int
-        /// The frame the last word ended on (fillers such as silence left out); nil without words.
-        var lastWordEndFrame: Int? = nil
     }
 
     /// Decodes a whole utterance in one call, so cepstral mean normalisation
@@ -168,8 +166,14 @@ final class Decoder {
         }
         let words = String(cString: hypothesis).split(separator: " ").map { Self.baseWord(String($0)) }
         let naturalLog = logmath_log_to_ln(ps_get_logmath(decoder), score)
-        let lastWord = segments().last { !Self.isFiller($0.word) }
-        return Hypothesis(words: words, score: naturalLog, frames: frames, lastWordEndFrame: lastWord?.endFrame)
+        return Hypothesis(words: words, score: naturalLog, frames: frames)
+    }
+
+    /// The frame the last word (or phone) of the utterance just decoded ended on, fillers such as
+    /// silence left out; nil when nothing but fillers was heard. Walks the segments, so only
+    /// callers that need it pay for it.
+    func lastSoundEndFrame() -> Int? {
+        segments().last { !Self.isFiller($0.word) }?.endFrame
     }
 
     // MARK: Streaming (keyword spotting)

@@ -221,11 +221,12 @@ public final class Recognizer {
         if configuration.measuresConfidence, !hypothesis.words.isEmpty, hypothesis.frames > 0 {
             try decoder.activate(Self.phoneLoopSearch)
             let loop = try decoder.decodeWhole(samples)
+            // Read from the phone loop's result, before the grammar search is active again.
+            lastSoundFrame = decoder.lastSoundEndFrame()
             try decoder.activate(grammarName)
             if loop.score.isFinite {
                 margin = Confidence.marginScale * (hypothesis.score - loop.score) / Double(hypothesis.frames)
             }
-            lastSoundFrame = loop.lastWordEndFrame
         }
         let elapsed = Date().timeIntervalSince(started)
 
