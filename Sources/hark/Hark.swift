@@ -15,6 +15,6 @@ struct Hark: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [Listen.self, Run.self, Chat.self, Say.self, Pronounce.self, PIN.self, Devices.self,
-                      Shortcuts.self, Donations.self, Suggest.self, Automations.self, Bench.self, BenchWake.self],
+                      Shortcuts.self, Donations.self, Suggest.self, Automations.self, Bench.self, BenchWake.self, Sentences.self],
         defaultSubcommand: nil)
 }

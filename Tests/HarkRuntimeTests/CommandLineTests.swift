@@ -135,6 +135,35 @@ import Testing
         #expect(outcome.output.contains("commands accepted:    1/1 (100.0%)"))
     }
 
+    @Test func sentencesDrawsLabelledSentencesOfEveryAppTheSameWayForTheSameSeed() throws {
+        let first = try Self.hark(["sentences", "--apps", "apps", "--per-phrase", "2", "--seed", "5"])
+        #expect(first.status == 0, "stderr: \(first.errors)")
+        let again = try Self.hark(["sentences", "--apps", "apps", "--per-phrase", "2", "--seed", "5"])
+        #expect(again.output == first.output)
+        let other = try Self.hark(["sentences", "--apps", "apps", "--per-phrase", "2", "--seed", "6"])
+        #expect(other.output != first.output)
+
+        struct Line: Decodable {
+            struct Intent: Decodable { var name: String }
+            var text: String
+            var intent: Intent
+            var slots: [String: String]
+            var app: String
+        }
+        let lines = try first.output.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        #expect(Set(lines.map(\.app)) == ["coffee", "home", "meditation", "messages", "soup"])
+        #expect(first.errors.contains("hark: \(lines.count) sentences;"))
+        // A light switched by name and state says both, and the label names the same light.
+        let switches = lines.filter { $0.intent.name == "ChangeLightState" }
+        #expect(!switches.isEmpty)
+        for line in switches {
+            #expect(line.text.hasPrefix("turn "))
+            #expect(line.text.contains(try #require(line.slots["name"]).replacingOccurrences(of: "_", with: " ")))
+            #expect(["on", "off"].contains(line.slots["state"]))
+        }
+        #expect(try Self.hark(["sentences", "--apps", "apps", "--per-phrase", "0"]).status == 64)
+    }
+
     @Test func pronounceTellsWhereAPronunciationComesFrom() throws {
         let out = try temporaryDirectory().appendingPathComponent("words.wav")
         let outcome = try Self.hark(["pronounce", "garage", "Zorblax", "--out", out.path])
