@@ -10,10 +10,55 @@ public struct ExpectedUnderstanding: Sendable, Decodable {
     public var text: String?
     public var intent: Intent?
     public var slots: [String: String]?
+    /// Who spoke it, in generated corpora (extra key; rhasspy-test sidecars have none).
+    public var voice: String?
+}
+
+/// What became of one recording, decoded with no margin threshold so that every
+/// threshold can be judged afterwards from the same decoding.
+public struct BenchmarkOutcome: Sendable, Codable {
+    public var recording: String
+    /// The folder it came from (one per noise condition in a corpus).
+    public var folder: String
+    /// The sidecar's "voice", when it names one.
+    public var voice: String?
+    public var mustReject: Bool
+    /// The grammar-over-phone-loop margin; accepted at threshold t when `understood` and margin ≥ t.
+    public var margin: Double
+    /// Whether the words formed a phrase the dialogue understood (before any margin threshold).
+    public var understood: Bool
+    /// Understood with the expected intent and every expected slot.
+    public var intentRight: Bool
+    public var commandRight: Bool
+    /// "slot: expected → heard" for each wrong slot.
+    public var slotConfusions: [String]
+    /// What was heard against what was expected, for the list of failures.
+    public var account: String
+
+    public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
+}
+
+/// Accuracy at one margin threshold.
+public struct ThresholdFigures: Sendable, Codable {
+    public var threshold: Double
+    public var commandsAccepted = 0
+    public var falseRejections = 0
+    public var misrecognitions = 0
+    public var falseAcceptances = 0
+}
+
+/// Command acceptance of one group of recordings (a folder, a voice).
+public struct GroupFigures: Sendable, Codable {
+    public var mustAccept = 0
+    public var commandsAccepted = 0
+    public var mustReject = 0
+    public var falseAcceptances = 0
 }
 
 /// The figures of one benchmark run.
 public struct BenchmarkReport: Sendable, Codable {
+    /// The margin threshold the main figures are given at (the recogniser's setting).
+    public var threshold: Double
     public var recordings = 0
     public var mustAccept = 0
     public var mustReject = 0
@@ -28,6 +73,10 @@ public struct BenchmarkReport: Sendable, Codable {
     public var misrecognitions = 0
     /// "slot: expected → got" → count.
     public var slotConfusions: [String: Int] = [:]
+    /// The same recordings judged at other thresholds, loosest first.
+    public var thresholds: [ThresholdFigures] = []
+    public var byFolder: [String: GroupFigures] = [:]
+    public var byVoice: [String: GroupFigures] = [:]
     public var audioSeconds = 0.0
     public var cpuSeconds = 0.0
     public var modelLoadSeconds = 0.0
@@ -35,15 +84,106 @@ public struct BenchmarkReport: Sendable, Codable {
     public var decodeLatencyP95 = 0.0
     public var peakResidentMegabytes = 0.0
     public var failures: [String] = []
+    public var outcomes: [BenchmarkOutcome] = []
 
     public var realTimeFactor: Double { audioSeconds > 0 ? cpuSeconds / audioSeconds : 0 }
 
-    public func summary() -> String {
-        func percent(_ part: Int, _ whole: Int) -> String {
-            whole == 0 ? "–" : String(format: "%d/%d (%.1f%%)", part, whole, 100 * Double(part) / Double(whole))
+    /// Thresholds the table covers: every quarter from -4 to 0, and the setting.
+    static let tableThresholds = stride(from: -4.0, through: 0.0, by: 0.25).map { $0 }
+
+    public init(outcomes: [BenchmarkOutcome], threshold: Double) {
+        self.threshold = threshold
+        self.outcomes = outcomes
+        recordings = outcomes.count
+        for outcome in outcomes {
+            let accepted = outcome.accepted(at: threshold)
+            if outcome.mustReject {
+                mustReject += 1
+                if accepted {
+                    falseAcceptances += 1
+                    failures.append("\(outcome.recording): must be rejected, \(outcome.account)")
+                }
+                continue
+            }
+            mustAccept += 1
+            if !accepted {
+                falseRejections += 1
+                failures.append("\(outcome.recording): rejected (\(outcome.understood ? String(format: "margin %.2f", outcome.margin) : outcome.account))")
+                continue
+            }
+            if outcome.intentRight { intentsRight += 1 }
+            if outcome.commandRight {
+                commandsAccepted += 1
+            } else {
+                misrecognitions += 1
+                failures.append("\(outcome.recording): \(outcome.account)")
+                for confusion in outcome.slotConfusions { slotConfusions[confusion, default: 0] += 1 }
+            }
         }
+        thresholds = (Self.tableThresholds + [threshold]).sorted().reduce(into: [Double]()) { kept, value in
+            if kept.last.map({ abs($0 - value) > 1e-9 }) ?? true { kept.append(value) }
+        }.map { Self.figures(outcomes, at: $0) }
+        byFolder = Self.groups(outcomes, threshold: threshold) { $0.folder }
+        byVoice = Self.groups(outcomes, threshold: threshold) { $0.voice }
+    }
+
+    static func figures(_ outcomes: [BenchmarkOutcome], at threshold: Double) -> ThresholdFigures {
+        var figures = ThresholdFigures(threshold: threshold)
+        for outcome in outcomes {
+            let accepted = outcome.accepted(at: threshold)
+            if outcome.mustReject {
+                if accepted { figures.falseAcceptances += 1 }
+            } else if !accepted {
+                figures.falseRejections += 1
+            } else if outcome.commandRight {
+                figures.commandsAccepted += 1
+            } else {
+                figures.misrecognitions += 1
+            }
+        }
+        return figures
+    }
+
+    static func groups(_ outcomes: [BenchmarkOutcome], threshold: Double,
+                       by key: (BenchmarkOutcome) -> String?) -> [String: GroupFigures] {
+        var groups: [String: GroupFigures] = [:]
+        for outcome in outcomes {
+            guard let name = key(outcome) else { continue }
+            let accepted = outcome.accepted(at: threshold)
+            if outcome.mustReject {
+                groups[name, default: .init()].mustReject += 1
+                if accepted { groups[name, default: .init()].falseAcceptances += 1 }
+            } else {
+                groups[name, default: .init()].mustAccept += 1
+                if accepted && outcome.commandRight { groups[name, default: .init()].commandsAccepted += 1 }
+            }
+        }
+        return groups
+    }
+
+    /// The loosest threshold at which at most `fraction` of the must-reject recordings are accepted,
+    /// with the false rejections it costs; nil without must-reject recordings.
+    public func threshold(forFalseAcceptances fraction: Double) -> ThresholdFigures? {
+        guard mustReject > 0 else { return nil }
+        // Every margin is a candidate: between two margins nothing changes.
+        let candidates = Set(outcomes.filter(\.understood).map(\.margin) + [-Double.infinity]).sorted()
+        for candidate in candidates {
+            let figures = Self.figures(outcomes, at: candidate)
+            if Double(figures.falseAcceptances) <= fraction * Double(mustReject) { return figures }
+        }
+        return nil
+    }
+
+    static func percent(_ part: Int, _ whole: Int) -> String {
+        whole == 0 ? "–" : String(format: "%d/%d (%.1f%%)", part, whole, 100 * Double(part) / Double(whole))
+    }
+
+    /// The printed report; `failuresShown` caps the list of failures (all are in the JSON).
+    public func summary(failuresShown: Int = 40) -> String {
+        let percent = Self.percent
         var lines = [
             "recordings:           \(recordings) (\(mustAccept) in the grammar, \(mustReject) to reject)",
+            "at margin threshold \(Self.format(threshold)):",
             "commands accepted:    \(percent(commandsAccepted, mustAccept))   (intent and every slot right)",
             "intent accuracy:      \(percent(intentsRight, mustAccept))",
             "false rejections:     \(percent(falseRejections, mustAccept))",
@@ -54,29 +194,66 @@ public struct BenchmarkReport: Sendable, Codable {
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),
         ]
+        if byFolder.count > 1 { lines += Self.table("folder", byFolder) }
+        if byVoice.count > 1 { lines += Self.table("voice", byVoice) }
+        lines.append("by margin threshold (rejecting below it):")
+        lines.append("  threshold  accepted right  false rejections  misrecognitions  false acceptances")
+        for row in thresholds {
+            let marker = abs(row.threshold - threshold) < 1e-9 ? " ← setting" : ""
+            let cells = [(Self.format(row.threshold), 9), (percent(row.commandsAccepted, mustAccept), 14),
+                         (percent(row.falseRejections, mustAccept), 16), (percent(row.misrecognitions, mustAccept), 15),
+                         (percent(row.falseAcceptances, mustReject), 17)]
+            lines.append("  " + cells.map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }
+                .joined(separator: "  ") + marker)
+        }
+        if let chosen = threshold(forFalseAcceptances: 0.01) {
+            let unthresholded = Self.figures(outcomes, at: -.infinity)
+            lines.append("loosest threshold with ≤ 1% false acceptances: \(Self.format(chosen.threshold)) — "
+                         + "false rejections \(percent(chosen.falseRejections, mustAccept)), "
+                         + "\(chosen.falseRejections - unthresholded.falseRejections) caused by the threshold")
+        }
         if !slotConfusions.isEmpty {
             lines.append("slot confusions:")
-            for (confusion, count) in slotConfusions.sorted(by: { $0.value > $1.value }) {
+            for (confusion, count) in slotConfusions.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
                 lines.append("  \(count) × \(confusion)")
             }
         }
         if !failures.isEmpty {
-            lines.append("not understood as expected:")
-            lines += failures.map { "  \($0)" }
+            lines.append("not understood as expected (\(failures.count)):")
+            lines += failures.prefix(failuresShown).map { "  \($0)" }
+            if failures.count > failuresShown { lines.append("  … \(failures.count - failuresShown) more in the JSON report") }
         }
         return lines.joined(separator: "\n")
     }
+
+    static func format(_ threshold: Double) -> String {
+        threshold == -.infinity ? "none" : String(format: "%.2f", threshold)
+    }
+
+    static func table(_ title: String, _ groups: [String: GroupFigures]) -> [String] {
+        ["by \(title):"] + groups.sorted { $0.key < $1.key }.map { name, figures in
+            "  \(name): commands \(percent(figures.commandsAccepted, figures.mustAccept)), "
+                + "false acceptances \(percent(figures.falseAcceptances, figures.mustReject))"
+        }
+    }
 }
 
-/// Decodes a folder of recordings with sidecars and measures accuracy, speed and memory.
+/// Decodes folders of recordings with sidecars and measures accuracy, speed and memory.
+///
+/// The assistant must be started with no margin threshold (`rejectionMargin = -infinity`):
+/// every recording's margin is kept, and the figures at `threshold` and at every other
+/// threshold are worked out from the same decoding.
 public struct Benchmark: Sendable {
     public var assistant: Assistant
     /// Resample every recording to this rate first, to measure other input rates.
     public var inputRate: Int?
+    /// The threshold the main figures are given at.
+    public var threshold: Double
 
-    public init(assistant: Assistant, inputRate: Int? = nil) {
+    public init(assistant: Assistant, inputRate: Int? = nil, threshold: Double) {
         self.assistant = assistant
         self.inputRate = inputRate
+        self.threshold = threshold
     }
 
     /// Recordings in `directory` that have a sidecar, sorted by name.
@@ -89,9 +266,9 @@ public struct Benchmark: Sendable {
 
     /// Runs every recording; `progress` is told after each one (done, total).
     public func run(_ recordings: [URL], progress: (Int, Int) -> Void) async throws -> BenchmarkReport {
-        var report = BenchmarkReport()
-        report.modelLoadSeconds = assistant.loadSeconds
+        var outcomes: [BenchmarkOutcome] = []
         var latencies: [Double] = []
+        var cpuSeconds = 0.0, audioSeconds = 0.0
         let catalog = await assistant.catalog
         for (index, url) in recordings.enumerated() {
             let sidecarURL = url.deletingPathExtension().appendingPathExtension("json")
@@ -104,12 +281,15 @@ public struct Benchmark: Sendable {
             let samples = try clip.pipelineSamples()
             let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
             latencies.append(Date().timeIntervalSince(started))
-            report.cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
-            report.audioSeconds += clip.duration
-            report.recordings += 1
-            score(turn, expected: expected, name: url.lastPathComponent, catalog: catalog, into: &report)
+            cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
+            audioSeconds += clip.duration
+            outcomes.append(Self.outcome(turn, expected: expected, url: url, catalog: catalog))
             progress(index + 1, recordings.count)
         }
+        var report = BenchmarkReport(outcomes: outcomes, threshold: threshold)
+        report.modelLoadSeconds = assistant.loadSeconds
+        report.cpuSeconds = cpuSeconds
+        report.audioSeconds = audioSeconds
         latencies.sort()
         report.decodeLatencyP50 = Self.percentile(latencies, 0.5)
         report.decodeLatencyP95 = Self.percentile(latencies, 0.95)
@@ -117,42 +297,34 @@ public struct Benchmark: Sendable {
         return report
     }
 
-    private func score(_ turn: TurnReport, expected: ExpectedUnderstanding, name: String, catalog: AppCatalog,
-                       into report: inout BenchmarkReport) {
+    static func outcome(_ turn: TurnReport, expected: ExpectedUnderstanding, url: URL,
+                        catalog: AppCatalog) -> BenchmarkOutcome {
+        var outcome = BenchmarkOutcome(
+            recording: url.lastPathComponent, folder: url.deletingLastPathComponent().lastPathComponent,
+            voice: expected.voice, mustReject: expected.intent == nil, margin: turn.margin,
+            understood: !turn.rejected && turn.intent != nil, intentRight: false, commandRight: false,
+            slotConfusions: [], account: "")
+        let heard = turn.intent.map { "heard \"\(turn.text)\" as \($0) \(turn.slots)" }
+            ?? "heard \"\(turn.text)\": \(turn.rejection ?? "not understood")"
         guard let intent = expected.intent else {
-            report.mustReject += 1
-            if !turn.rejected {
-                report.falseAcceptances += 1
-                report.failures.append("\(name): must be rejected, heard \"\(turn.text)\" as \(turn.intent ?? "?")")
-            }
-            return
+            outcome.account = heard
+            return outcome
         }
-        report.mustAccept += 1
-        guard !turn.rejected, let heardIntent = turn.intent else {
-            report.falseRejections += 1
-            report.failures.append("\(name): rejected (\(turn.rejection ?? "no reason")), expected \(intent.name)")
-            return
-        }
-        let intentRight = heardIntent == intent.name
-        if intentRight { report.intentsRight += 1 }
-        var slotsRight = true
+        outcome.account = "\(heard), expected \(intent.name) \(expected.slots ?? [:])"
+        guard outcome.understood else { return outcome }
+        outcome.intentRight = turn.intent == intent.name
         let match = catalog.apps.first { $0.identifier == turn.app }
-        for (slot, value) in expected.slots ?? [:] {
+        for (slot, value) in (expected.slots ?? [:]).sorted(by: { $0.key < $1.key }) {
             let heard = turn.slots[slot]
             let spoken = heard.flatMap { identifier in
                 match?.types.values.lazy.compactMap { $0.value(identifier: identifier)?.spoken }.first
             }
             if !Self.same(value, heard) && !Self.same(value, spoken) {
-                slotsRight = false
-                report.slotConfusions["\(slot): \(value) → \(heard ?? "nothing")", default: 0] += 1
+                outcome.slotConfusions.append("\(slot): \(value) → \(heard ?? "nothing")")
             }
         }
-        if intentRight && slotsRight {
-            report.commandsAccepted += 1
-        } else {
-            report.misrecognitions += 1
-            report.failures.append("\(name): heard \"\(turn.text)\" as \(heardIntent) \(turn.slots), expected \(intent.name) \(expected.slots ?? [:])")
-        }
+        outcome.commandRight = outcome.intentRight && outcome.slotConfusions.isEmpty
+        return outcome
     }
 
     /// Equal ignoring case and spacing, as the sidecar format intends.

@@ -1,21 +1,26 @@
 import ArgumentParser
 import Foundation
 import HarkRuntime
+import HarkSpeech
 
 /// `hark bench`: accuracy, speed and memory on a folder of labelled recordings.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure recognition on a folder of recordings with sidecars.",
         discussion: """
-        Decodes every NAME.wav in DIR that has a NAME.json sidecar in the rhasspy-test layout
+        Decodes every NAME.wav in each DIR that has a NAME.json sidecar in the rhasspy-test layout
         ({"text": …, "intent": {"name": …}, "slots": {…}}; an intent of null means the recording
         must be rejected) against the installed apps' phrases, in one process with one warm decoder.
         Prints command acceptance, intent accuracy, false rejections and acceptances, slot
-        confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory.
+        confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory;
+        figures by folder and by voice (a sidecar's "voice") when there are several; and the same
+        recordings judged at every margin threshold from -4 to 0, with the loosest threshold that
+        keeps false acceptances at or below 1%.
         """)
 
-    @Argument(help: ArgumentHelp("Folder of recordings with sidecars.", valueName: "dir"))
-    var directory: String
+    @Argument(help: ArgumentHelp("Folders of recordings with sidecars (one per condition, e.g. clean and noisy).",
+                                 valueName: "dir"))
+    var directories: [String]
 
     @OptionGroup var apps: AppsOptions
     @OptionGroup var recognizer: RecognizerOptions
@@ -34,20 +39,30 @@ struct Bench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let recordings: [URL]
-        do {
-            recordings = try Benchmark.recordings(in: URL(fileURLWithPath: directory))
-        } catch {
-            throw ValidationError("cannot read \(directory): \(error.localizedDescription)")
+        var recordings: [URL] = []
+        for directory in directories {
+            let found: [URL]
+            do {
+                found = try Benchmark.recordings(in: URL(fileURLWithPath: directory))
+            } catch {
+                throw ValidationError("cannot read \(directory): \(error.localizedDescription)")
+            }
+            guard !found.isEmpty else {
+                throw ValidationError("\(directory) has no NAME.wav with a NAME.json sidecar")
+            }
+            recordings += found
         }
-        guard !recordings.isEmpty else {
-            throw ValidationError("\(directory) has no NAME.wav with a NAME.json sidecar")
-        }
         do {
+            // Decoded once with no threshold, so every threshold can be judged from the same decoding.
+            var configuration = try assistantConfiguration(apps: apps, recognizer: recognizer)
+            let threshold = configuration.recognizer.rejectionMargin
+            configuration.recognizer.rejectionMargin = -.infinity
             // A benchmark measures the apps' grammar alone, and what it decodes is not something the person did.
-            let assistant = try await startAssistant(apps: apps, recognizer: recognizer, database: nil)
+            configuration.database = nil
+            let assistant = try await Assistant.start(configuration)
             let bar = ProgressBar(label: "decoding")
-            let report = try await Benchmark(assistant: assistant, inputRate: inputRate).run(recordings) { done, total in
+            let benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold)
+            let report = try await benchmark.run(recordings) { done, total in
                 bar.show(done, of: total)
             }
             bar.finish()

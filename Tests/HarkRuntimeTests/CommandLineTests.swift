@@ -133,6 +133,29 @@ import Testing
         #expect(outcome.output.contains("recordings:           3 (1 in the grammar, 2 to reject)"))
         #expect(outcome.output.contains("false acceptances:    0/2 (0.0%)"))
         #expect(outcome.output.contains("commands accepted:    1/1 (100.0%)"))
+        #expect(outcome.output.contains("by margin threshold (rejecting below it):"))
+        #expect(outcome.output.contains("-1.80") && outcome.output.contains("← setting"))
+        #expect(outcome.output.contains("loosest threshold with ≤ 1% false acceptances:"))
+    }
+
+    @Test func benchTakesSeveralFoldersAndReportsEach() throws {
+        let first = try temporaryDirectory(), second = try temporaryDirectory()
+        for (directory, name) in [(first, "what_time_is_it"), (second, "turn_on_the_garage_light")] {
+            for ext in ["wav", "json"] {
+                try FileManager.default.copyItem(at: Fixtures.audio("home-en/\(name).\(ext)"),
+                                                 to: directory.appendingPathComponent("\(name).\(ext)"))
+            }
+        }
+        let report = try temporaryDirectory().appendingPathComponent("bench.json")
+        let outcome = try Self.hark(["bench", first.path, second.path, "--apps", "apps", "--json", report.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("recordings:           2 (2 in the grammar, 0 to reject)"))
+        #expect(outcome.output.contains("by folder:"))
+        #expect(outcome.output.contains("  \(first.lastPathComponent): commands 1/1 (100.0%)"))
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        #expect((figures["thresholds"] as? [Any])?.count == 18)
+        #expect((figures["outcomes"] as? [Any])?.count == 2)
+        #expect(try Self.hark(["bench", first.path, "/nonexistent", "--apps", "apps"]).status == 64)
     }
 
     @Test func sentencesDrawsLabelledSentencesOfEveryAppTheSameWayForTheSameSeed() throws {

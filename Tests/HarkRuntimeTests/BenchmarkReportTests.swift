@@ -1,0 +1,58 @@
+@testable import HarkRuntime
+import Testing
+
+/// The figures `hark bench` works out from one decoding at every margin threshold.
+@Suite struct BenchmarkReportTests {
+    static func outcome(_ name: String, margin: Double, mustReject: Bool = false, understood: Bool = true,
+                        right: Bool = true, folder: String = "clean", voice: String? = nil) -> BenchmarkOutcome {
+        BenchmarkOutcome(recording: name, folder: folder, voice: voice, mustReject: mustReject, margin: margin,
+                         understood: understood, intentRight: right, commandRight: right,
+                         slotConfusions: right ? [] : ["name: garage light → bedroom_light"], account: "heard something")
+    }
+
+    static let outcomes = [
+        outcome("a", margin: -0.5), outcome("b", margin: -1.0), outcome("c", margin: -2.2),
+        outcome("d", margin: -1.2, right: false),
+        outcome("e", margin: -3.0, understood: false),
+        outcome("outside1", margin: -2.6, mustReject: true, folder: "noisy", voice: "flite:awb"),
+        outcome("outside2", margin: -0.9, mustReject: true, understood: false, folder: "noisy", voice: "flite:awb"),
+    ]
+
+    @Test func judgesEveryRecordingAtTheSetting() {
+        let report = BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8)
+        #expect(report.mustAccept == 5 && report.mustReject == 2)
+        // c (below the threshold) and e (not understood at all) are rejected.
+        #expect(report.falseRejections == 2)
+        #expect(report.commandsAccepted == 2)
+        #expect(report.misrecognitions == 1)
+        #expect(report.slotConfusions == ["name: garage light → bedroom_light": 1])
+        // outside1 is below the threshold; outside2 was never understood.
+        #expect(report.falseAcceptances == 0)
+        #expect(report.byFolder["clean"]?.commandsAccepted == 2)
+        #expect(report.byFolder["noisy"]?.mustReject == 2)
+        #expect(report.byVoice.keys.sorted() == ["flite:awb"])
+    }
+
+    @Test func tableCoversEveryQuarterAndTheSetting() throws {
+        let report = BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8)
+        let thresholds = report.thresholds.map(\.threshold)
+        #expect(thresholds.first == -4 && thresholds.last == 0)
+        #expect(thresholds.contains(-1.8) && thresholds.contains(-1.75))
+        #expect(thresholds == thresholds.sorted())
+        let loosest = try #require(report.thresholds.first)
+        #expect(loosest.falseAcceptances == 1 && loosest.falseRejections == 1 && loosest.commandsAccepted == 3)
+        let strictest = try #require(report.thresholds.last)
+        #expect(strictest.falseRejections == 5 && strictest.falseAcceptances == 0)
+        #expect(report.summary().contains("← setting"))
+    }
+
+    @Test func findsTheLoosestThresholdThatKeepsFalseAcceptancesDown() throws {
+        let report = BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8)
+        // outside1's margin is -2.6: anything above it rejects it, and -2.2 is the next margin up.
+        let chosen = try #require(report.threshold(forFalseAcceptances: 0.01))
+        #expect(chosen.threshold == -2.2)
+        #expect(chosen.falseAcceptances == 0 && chosen.falseRejections == 1)
+        // With one false acceptance in two allowed, no threshold is needed at all.
+        #expect(report.threshold(forFalseAcceptances: 0.5)?.threshold == -.infinity)
+    }
+}
