@@ -34,7 +34,8 @@ public actor RecognitionService {
     /// Teaches the decoder pronunciations an app gives for its own words.
     public func addPronunciations(_ entries: [(word: String, phones: String)]) throws {
         let recognizer = try loadedRecognizer()
-        let missing = entries.filter { recognizer.pronunciation(of: $0.word) == nil }
+        let unknown = Set(try recognizer.learn(entries.map(\.word)))
+        let missing = entries.filter { unknown.contains($0.word.lowercased()) }
         if !missing.isEmpty { try recognizer.addPronunciations(missing) }
     }
 
@@ -47,7 +48,7 @@ public actor RecognitionService {
         let recognizer = try loadedRecognizer()
         if let pronounce {
             var entries: [(word: String, phones: String)] = []
-            for word in recognizer.unknownWords(in: grammar) {
+            for word in try recognizer.unknownWords(in: grammar) {
                 entries.append((word, try pronounce(word).joined(separator: " ")))
             }
             if !entries.isEmpty { try recognizer.addPronunciations(entries) }

@@ -55,17 +55,27 @@ public final class Recognizer {
 
     public init(configuration: RecognizerConfiguration = RecognizerConfiguration()) throws(RecognitionError) {
         let started = Date()
-        let decoder = try Decoder(.init(modelDirectory: configuration.modelDirectory,
-                                        dictionary: configuration.dictionary,
-                                        logFile: configuration.logFile,
-                                        // Context-independent phones make the confidence pass cheap.
-                                        extraArguments: ["-allphone_ci", "yes"]))
+        let dictionary = PronunciationDictionary(path: configuration.dictionary)
+        // The decoder starts with the garbage loop's phones and the project's lexicon; grammar
+        // words are taught from the dictionary as grammars need them (see `learn`).
         var entries: [(word: String, phones: String)] = Phones.all.map { (Phones.garbageWord($0), $0) }
-        for lexicon in configuration.lexicons {
-            entries += try Self.readLexicon(lexicon).filter { decoder.pronunciation(of: $0.word) == nil }
+        var additions: [(word: String, phones: String)] = []
+        for lexicon in configuration.lexicons { additions += try Self.readLexicon(lexicon) }
+        // The dictionary's own pronunciation wins: the lexicon is for words it lacks.
+        let known = try dictionary.entries(for: Set(additions.map(\.word)))
+        let knownWords = Set(known.map { Self.baseWord($0.word) })
+        entries += known + additions.filter { !knownWords.contains(Self.baseWord($0.word)) }
+        var made: Decoder?
+        try PronunciationDictionary.withTemporaryFile(PronunciationDictionary.text(of: entries), extension: "dict") {
+            (path) throws(RecognitionError) in
+            made = try Decoder(.init(modelDirectory: configuration.modelDirectory, dictionary: path,
+                                     logFile: configuration.logFile,
+                                     // Context-independent phones make the confidence pass cheap.
+                                     extraArguments: ["-allphone_ci", "yes"]))
         }
-        try decoder.addWords(entries)
+        guard let decoder = made else { throw RecognitionError(.modelLoad, "the decoder was not made") }
         self.configuration = configuration
+        self.dictionary = dictionary
         self.decoder = decoder
         self.loadSeconds = Date().timeIntervalSince(started)
         try installPhoneLoop()
@@ -73,14 +83,34 @@ public final class Recognizer {
 
     // MARK: Dictionary
 
-    /// The phones Hark listens for when it hears `word`, or nil if it knows none.
-    public func pronunciation(of word: String) -> String? {
-        decoder.pronunciation(of: word.lowercased())
+    private let dictionary: PronunciationDictionary
+
+    /// "word" of a dictionary entry "word(2)".
+    static func baseWord(_ entry: String) -> String {
+        String(entry.prefix { $0 != "(" })
     }
 
-    /// Words of `grammar` that no dictionary knows, sorted.
-    public func unknownWords(in grammar: Grammar) -> [String] {
-        grammar.vocabulary.filter { pronunciation(of: $0) == nil }.sorted()
+    /// Teaches the decoder the dictionary's pronunciations (alternates included) of those of
+    /// `words` it does not know yet, in one pass over the dictionary file. Returns the words
+    /// no dictionary knows, sorted.
+    @discardableResult
+    public func learn(_ words: some Sequence<String>) throws(RecognitionError) -> [String] {
+        let missing = Set(words.map { $0.lowercased() }.filter { decoder.pronunciation(of: $0) == nil })
+        guard !missing.isEmpty else { return [] }
+        let entries = try dictionary.entries(for: missing)
+        if !entries.isEmpty { try decoder.addWords(entries) }
+        return missing.subtracting(entries.map { Self.baseWord($0.word) }).sorted()
+    }
+
+    /// The phones Hark listens for when it hears `word`, or nil if no dictionary knows it.
+    public func pronunciation(of word: String) throws(RecognitionError) -> String? {
+        try learn([word])
+        return decoder.pronunciation(of: word.lowercased())
+    }
+
+    /// Words of `grammar` that no dictionary knows, sorted; the others are taught to the decoder.
+    public func unknownWords(in grammar: Grammar) throws(RecognitionError) -> [String] {
+        try learn(grammar.vocabulary)
     }
 
     /// Teaches the decoder pronunciations (ARPAbet phones separated by spaces).
@@ -118,7 +148,7 @@ public final class Recognizer {
     public func use(_ grammar: Grammar) throws(RecognitionError) {
         let problems = grammar.problems()
         guard problems.isEmpty else { throw RecognitionError(.grammar, problems.joined(separator: "; ")) }
-        let unknown = unknownWords(in: grammar)
+        let unknown = try unknownWords(in: grammar)
         guard unknown.isEmpty else {
             throw RecognitionError(.unknownWords(unknown),
                                    "the dictionary does not know \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); add a pronunciation to models/lexicon.dict")
@@ -170,6 +200,10 @@ public final class Recognizer {
             guard FileManager.default.fileExists(atPath: configuration.languageModel) else {
                 throw RecognitionError(.modelLoad, "no language model for dictation at \(configuration.languageModel)")
             }
+            // The general language model's words are the whole dictionary's.
+            let all = try dictionary.allEntries()
+            let known = Set(all.lazy.map(\.word).filter { self.decoder.pronunciation(of: $0) != nil })
+            try decoder.addWords(all.filter { !known.contains($0.word) })
             try decoder.installLanguageModel(name: Self.dictationSearch, path: configuration.languageModel)
             hasLanguageModel = true
         }

@@ -108,9 +108,9 @@ public final class WakeWordSpotter {
         // recordings with pauses; the same on continuous speech.
         // The decoder gets a dictionary of the phrase's words alone: the full one would hold
         // some 135,000 pronunciations in memory (about 20 MB) for a search that uses a handful.
-        let entries = try Self.dictionaryLines(for: Set(words), in: configuration.dictionary)
+        let entries = try PronunciationDictionary(path: configuration.dictionary).entries(for: Set(words))
         var made: Decoder?
-        try Self.withTemporaryFile(entries.joined(separator: "\n") + "\n", extension: "dict") { (path) throws(RecognitionError) in
+        try PronunciationDictionary.withTemporaryFile(PronunciationDictionary.text(of: entries), extension: "dict") { (path) throws(RecognitionError) in
             made = try Decoder(.init(modelDirectory: configuration.modelDirectory, dictionary: path,
                                      logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"]))
         }
@@ -132,7 +132,7 @@ public final class WakeWordSpotter {
         // The search's own threshold only bounds which candidates it proposes; the spotter judges them.
         let floor = pow(10, Self.candidateLog10PerPhone * Double(phoneCount))
         let lines = variants.map { "\($0.joined(separator: " ")) /\(String(format: "%.3e", floor))/" }
-        try Self.withTemporaryFile(lines.joined(separator: "\n") + "\n", extension: "kws") { (path) throws(RecognitionError) in
+        try PronunciationDictionary.withTemporaryFile(lines.joined(separator: "\n") + "\n", extension: "kws") { (path) throws(RecognitionError) in
             try decoder.installKeyphrases(name: Self.searchName, file: path)
         }
         try decoder.startUtterance()
@@ -261,33 +261,6 @@ public final class WakeWordSpotter {
             index += 1
         }
         return found
-    }
-
-    /// The lines of a pronunciation dictionary for `words`, alternates ("word(2)") included.
-    static func dictionaryLines(for words: Set<String>, in path: String) throws(RecognitionError) -> [String] {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw RecognitionError(.modelLoad, "cannot read the pronunciation dictionary \(path): \(error.localizedDescription)")
-        }
-        return text.split(separator: "\n").filter { line in
-            let entry = line.prefix { $0 != " " && $0 != "\t" }
-            return words.contains(String(entry.prefix { $0 != "(" }))
-        }.map(String.init)
-    }
-
-    /// pocketsphinx 5prealpha reads per-phrase thresholds and dictionaries only from files.
-    private static func withTemporaryFile(_ text: String, extension suffix: String,
-                                          _ body: (String) throws(RecognitionError) -> Void) throws(RecognitionError) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-wake-\(UUID().uuidString).\(suffix)")
-        do {
-            try text.write(to: url, atomically: false, encoding: .utf8)
-        } catch {
-            throw RecognitionError(.grammar, "cannot write \(url.path): \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(at: url) }
-        try body(url.path)
     }
 }
 

@@ -40,7 +40,7 @@ struct Pronounce: AsyncParsableCommand {
             let recognizer = try Recognizer(configuration: configuration)
             let pronouncer = try Pronouncer.inModels(models)
             for word in words {
-                if let phones = recognizer.pronunciation(of: word) {
+                if let phones = try recognizer.pronunciation(of: word) {
                     print("\(word.lowercased()): \(phones)   (dictionary)")
                 } else if let pronouncer {
                     print("\(word.lowercased()): \(try pronouncer.phones(of: word).joined(separator: " "))   (espeak-ng)")

@@ -154,7 +154,7 @@ import Testing
     @Test func namesWordsTheDictionaryDoesNotKnow() throws {
         let recognizer = try recognizer()
         let grammar = Grammar(rules: [.init(tag: "x", template: try PhraseTemplate("send it with unicornchat [zorblax]"))])
-        #expect(recognizer.unknownWords(in: grammar) == ["unicornchat", "zorblax"])
+        #expect(try recognizer.unknownWords(in: grammar) == ["unicornchat", "zorblax"])
         #expect {
             try recognizer.use(grammar)
         } throws: { error in
@@ -165,9 +165,9 @@ import Testing
 
     @Test func looksUpPronunciations() throws {
         let recognizer = try recognizer()
-        #expect(recognizer.pronunciation(of: "garage") == "G ER AA ZH")
-        #expect(recognizer.pronunciation(of: "Garage") == "G ER AA ZH")
-        #expect(recognizer.pronunciation(of: "zorblax") == nil)
+        #expect(try recognizer.pronunciation(of: "garage") == "G ER AA ZH")
+        #expect(try recognizer.pronunciation(of: "Garage") == "G ER AA ZH")
+        #expect(try recognizer.pronunciation(of: "zorblax") == nil)
     }
 
     @Test func readsLexiconAdditions() throws {
@@ -177,7 +177,29 @@ import Testing
         var configuration = RecognizerConfiguration()
         configuration.lexicons = [lexicon]
         let recognizer = try Recognizer(configuration: configuration)
-        #expect(recognizer.pronunciation(of: "unicornchat") == "Y UW N IH K AO R N CH AE T")
+        #expect(try recognizer.pronunciation(of: "unicornchat") == "Y UW N IH K AO R N CH AE T")
+    }
+
+    @Test func theDictionaryWinsOverTheLexiconForWordsItKnows() throws {
+        let lexicon = try temporaryDirectory().appendingPathComponent("lexicon.dict")
+        try "garage G AA R AA JH\nzorblax Z AO R B L AE K S\n".write(to: lexicon, atomically: true, encoding: .utf8)
+        var configuration = RecognizerConfiguration()
+        configuration.lexicons = [lexicon]
+        let recognizer = try Recognizer(configuration: configuration)
+        #expect(try recognizer.pronunciation(of: "garage") == "G ER AA ZH")
+        #expect(try recognizer.pronunciation(of: "zorblax") == "Z AO R B L AE K S")
+        #expect(try recognizer.learn(["zorblax", "garage", "door", "qwxzt"]) == ["qwxzt"])
+    }
+
+    /// Dictation needs the whole dictionary, which the decoder is otherwise spared.
+    @Test func dictatesARealRecordingWithTheGeneralLanguageModel() throws {
+        let recognizer = try Recognizer()
+        let heard = try recognizer.dictate(Self.samples("home-en/what_time_is_it.wav"))
+        #expect(!heard.isRejected)
+        #expect(heard.words.contains("time"), "heard \(heard.words)")
+        // The grammar search still works after dictation.
+        try recognizer.use(Self.home)
+        #expect(try recognizer.recognize(Self.samples("home-en/tell_me_the_time.wav")).text == "tell me the time")
     }
 
     @Test func refusesALexiconWithUnknownPhones() throws {
