@@ -26,6 +26,8 @@ help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
 	@echo "make test   — build and run every test (installs what it needs)"
 	@echo "make bench  — decode the development corpus and print accuracy, speed and memory"
+	@echo "make corpus — synthesise the labelled recogniser corpus into bench-out/corpus (a few minutes)"
+	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make install — install hark, its apps and a systemd service (PREFIX=$(PREFIX))"
 
 # Installs only what is missing, so repeated runs cost a dpkg query, not an apt-get.
@@ -81,6 +83,27 @@ bench-wake: release
 	@mkdir -p bench-out
 	@[ -d bench-out/negatives ] || bench/make-negatives.sh bench-out/negatives 60
 	$(RELEASE_HARK) bench-wake --positives $(WAKE_CORPUS) --negatives bench-out/negatives --json bench-out/wake.json
+
+# Recogniser corpus: the home-en sentences, sentences drawn from the apps' phrases and speech to
+# reject, in many synthetic voices, clean and at 20, 10 and 5 dB SNR (bench/make-corpus.sh; it
+# uses festival's English voices, installed here when missing). bench-corpus makes it if absent.
+.PHONY: corpus bench-corpus
+CORPUS_FESTIVAL_PACKAGES = festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+corpus: release
+	@missing=$$(for p in $(CORPUS_FESTIVAL_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "Installing Debian packages:" $$missing; \
+	    $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq $$missing >/dev/null; \
+	fi
+	HARK=$(RELEASE_HARK) bench/make-corpus.sh bench-out/corpus
+
+bench-corpus: release
+	@[ -d bench-out/corpus/clean ] || $(MAKE) --no-print-directory corpus
+	$(RELEASE_HARK) bench bench-out/corpus/clean --apps apps --json bench-out/corpus-clean.json
+	$(RELEASE_HARK) bench bench-out/corpus/snr20 --apps apps --json bench-out/corpus-snr20.json
+	$(RELEASE_HARK) bench bench-out/corpus/snr10 --apps apps --json bench-out/corpus-snr10.json
+	$(RELEASE_HARK) bench bench-out/corpus/snr5 --apps apps --json bench-out/corpus-snr5.json
 
 # Installs hark, the bundled apps and models, a settings file (kept if one exists) and the
 # systemd unit. DESTDIR stages into a folder instead (for packaging).
