@@ -195,9 +195,10 @@ public final class Assistant: Sendable {
         let recognized = samples.isEmpty ? Recognition.nothingHeard
             : expectation.wantsFreeText ? try await recognition.dictate(samples)
             : try await recognition.recognize(samples).0
-        let complete = expectation.wantsFreeText ? false : try await recognition.endsPhrase(recognized)
+        let whole = expectation.wantsFreeText ? false : try await recognition.isWholePhrase(recognized)
+        let complete = whole ? try await recognition.endsPhrase(recognized) : false
         return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
-                              endsPhrase: complete)
+                              endsPhrase: complete, isWholePhrase: whole)
     }
 
     /// Answers what `hear` recognised: the dialogue's reply, spoken.
@@ -252,8 +253,11 @@ public struct HeardUtterance: Sendable {
     public var sampleCount: Int
     /// The answer to the question asked last, not a new request.
     public var continuing: Bool
-    /// The words are a whole phrase of the turn's grammar that nothing continues.
+    /// The words are a whole phrase of the turn's grammar that nothing continues, and the
+    /// recording shows them said in full (quiet after the last sound).
     public var endsPhrase: Bool
+    /// The words are a whole phrase that nothing continues, however little quiet followed.
+    public var isWholePhrase: Bool
 }
 
 /// A counter shared by the turns of one assistant; turns never overlap.

@@ -32,6 +32,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
+        ("early_end_silence", "seconds of pause that end a finished phrase nothing continues (default: \(LiveSettings().earlyEndSilence))"),
         ("no_speech_timeout", "seconds to wait for speech (default: \(LiveSettings().noSpeechTimeout))"),
         ("max_utterance", "longest request in seconds (default: \(LiveSettings().maximumUtterance))"),
         ("echo_tail", "seconds after a reply still treated as Hark's own voice (default: \(LiveSettings().echoTail))"),
@@ -109,6 +110,7 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "wake_phrase": config.live.wakePhrase = try text().lowercased()
             case "sensitivity": config.live.sensitivity = try number()
             case "end_silence": config.live.endSilence = try number()
+            case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()
             case "max_utterance": config.live.maximumUtterance = try number()
             case "echo_tail": config.live.echoTail = try number()

@@ -34,8 +34,9 @@ public struct LiveTurn: Sendable {
 public struct LiveLatency: Sendable, Codable, Equatable {
     /// The quiet the endpointer waited for to be sure speech had ended (the audio's own time).
     public var endSilence: Double
-    /// From the end of speech being found to the first reply sample handed to the loudspeaker:
-    /// recognising, the dialogue and its handler, and synthesising the reply.
+    /// From the end of speech being found (or recognition starting at a pause) to the first
+    /// reply sample handed to the loudspeaker: recognising, any quiet still to be confirmed,
+    /// the dialogue and its handler, and synthesising the reply.
     public var processing: Double
     public var total: Double { endSilence + processing }
 
@@ -112,10 +113,28 @@ public actor LiveLoop {
         var isAnswer: Bool
         /// The pause under way was already looked at for a finished phrase.
         var checkedPause = false
+        /// What was recognised early in the pause under way, when it is a finished phrase:
+        /// the answer once the pause has lasted `earlyEndSilence`.
+        var speculation: Speculation?
+        /// The pause's early look found a whole phrase but too little quiet after its last sound
+        /// to be sure: look again once the pause has lasted `earlyEndSilence`.
+        var looksAgain = false
         /// Samples still to search for the end of the wake word's last sound: the spotter finds
         /// the phrase a little before its final consonant fades, and that tail is not the request.
         var wakeTailLeft = 0
     }
+
+    /// A phrase recognised at `quiet` seconds into a pause, recognition having started at `started`.
+    private struct Speculation {
+        var heard: HeardUtterance
+        var quiet: Double
+        var started: Date
+    }
+
+    /// Frames of quiet after the last sound that an early look needs: the pause must still
+    /// last until `earlyEndSilence` before the reply, which makes up the rest of the
+    /// recogniser's usual margin (`Recognizer.quietFramesAfterFinishedPhrase`).
+    static let speculativeQuietFrames = 5
 
     /// Samples read from the source (not counting what was discarded while Hark spoke).
     private var heard = 0
@@ -227,10 +246,30 @@ public actor LiveLoop {
                                     isAnswer: listening.isAnswer, onEvent: onEvent)
         }
         let endpointer = listening.endpointer
-        if endpointer.isInSpeech && endpointer.quietSoFar >= settings.earlyEndSilence && !listening.checkedPause {
-            // A pause: if what was said so far is a whole phrase nothing continues, it is over
-            // now, and waiting for the full end silence would only delay the reply.
+        let speculativeSilence = min(settings.speculativeSilence, settings.earlyEndSilence)
+        if endpointer.isInSpeech && endpointer.quietSoFar >= speculativeSilence && !listening.checkedPause {
+            // A pause: if what was said so far is a whole phrase nothing continues, it is over once
+            // the pause reaches earlyEndSilence, and waiting for the full end silence would only
+            // delay the reply. Recognition starts now so that its result is ready by then.
             listening.checkedPause = true
+            let started = Date()
+            if let early = try? await assistant.hear(endpointer.utteranceSoFar, continuing: listening.isAnswer),
+               early.isWholePhrase {
+                if (early.recognition.framesAfterLastWord ?? 0) >= Self.speculativeQuietFrames {
+                    listening.speculation = Speculation(heard: early, quiet: endpointer.quietSoFar, started: started)
+                } else {
+                    listening.looksAgain = true
+                }
+            }
+        }
+        if endpointer.isInSpeech && endpointer.quietSoFar >= settings.earlyEndSilence,
+           let speculation = listening.speculation, let utterance = listening.endpointer.endNow() {
+            return try await answer(utterance, recognized: speculation.heard, since: speculation.started,
+                                    trailing: speculation.quiet, confirmedQuiet: endpointer.quietSoFar,
+                                    isAnswer: listening.isAnswer, onEvent: onEvent)
+        }
+        if endpointer.isInSpeech && endpointer.quietSoFar >= settings.earlyEndSilence && listening.looksAgain {
+            listening.looksAgain = false
             let paused = Date()
             let trailing = endpointer.quietSoFar
             if let early = try? await assistant.hear(endpointer.utteranceSoFar, continuing: listening.isAnswer),
@@ -244,18 +283,24 @@ public actor LiveLoop {
             // A question unanswered is the dialogue's to handle (ask once more, or let go);
             // a wake word with nothing after it just goes back to waiting.
             return listening.isAnswer ? try await answer([], trailing: 0, isAnswer: true, onEvent: onEvent) : .waiting
-        } else if endpointer.quietSoFar < settings.earlyEndSilence {
+        } else if endpointer.quietSoFar < speculativeSilence {
             // Speech resumed after a pause: the next pause gets its own look.
             listening.checkedPause = false
+            listening.speculation = nil
+            listening.looksAgain = false
         }
         return .listening(listening)
     }
 
     /// Recognises and answers one utterance (empty: nothing was said), speaks the reply, and says
     /// what to do next: listen for an answer, or wait for the wake word. `early` is the utterance
-    /// already recognised (at a pause), `since` when its end was found.
+    /// already recognised (at a pause), `since` when its end was found or its recognition began,
+    /// `trailing` the quiet heard by then; `confirmedQuiet` the quiet the reply waited for after
+    /// an early recognition.
     private func answer(_ utterance: [Int16], recognized early: HeardUtterance? = nil, since endpointed: Date = Date(),
-                        trailing: Double, isAnswer: Bool, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+                        trailing: Double, confirmedQuiet: Double? = nil, isAnswer: Bool,
+                        onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        let decided = Date()
         let turnNumber = summary.turns + 1
         saveUtterance(utterance, turn: turnNumber, onEvent: onEvent)
         let report: TurnReport, reply: AudioClip
@@ -268,7 +313,14 @@ public actor LiveLoop {
             onEvent(.problem("turn \(turnNumber) could not be understood: \(error)"))
             return .waiting
         }
-        let latency = LiveLatency(endSilence: trailing, processing: Date().timeIntervalSince(endpointed))
+        // On a microphone the audio after an early recognition arrives while it runs; on a recording
+        // read faster than real time it does not, so the quiet still to be confirmed is counted
+        // as the time it takes to hear when that is longer.
+        var processing = Date().timeIntervalSince(endpointed)
+        if let confirmedQuiet {
+            processing = max(processing, confirmedQuiet - trailing + Date().timeIntervalSince(decided))
+        }
+        let latency = LiveLatency(endSilence: trailing, processing: processing)
         if !utterance.isEmpty {
             summary.turns += 1
             latencies.append(latency)

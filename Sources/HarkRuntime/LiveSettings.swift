@@ -23,6 +23,11 @@ public struct LiveSettings: Sendable, Equatable {
     /// A pause this long (s) ends what someone says when the words so far are a whole phrase
     /// of the turn's grammar that no phrase continues.
     public var earlyEndSilence = 0.2
+    /// Recognition of a pause starts after this much quiet (s; at most `earlyEndSilence`), so
+    /// that its result is ready about when `earlyEndSilence` has passed; the reply still waits
+    /// for that much quiet. 0.07 s: long enough to skip most gaps between words, short enough
+    /// that two decoding passes (about 0.12 s for a 2 s request) end near 0.2 s.
+    public var speculativeSilence = 0.07
     /// Seconds to wait for speech after the wake word or a question before giving up.
     public var noSpeechTimeout = 6.0
     /// An utterance is cut at this length (s).

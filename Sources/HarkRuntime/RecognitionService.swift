@@ -73,6 +73,11 @@ public actor RecognitionService {
         try loadedRecognizer().endsPhrase(recognition)
     }
 
+    /// Whether the words recognised are a whole phrase that nothing continues, however little quiet followed.
+    public func isWholePhrase(_ recognition: Recognition) throws(RecognitionError) -> Bool {
+        try loadedRecognizer().isWholePhrase(recognition)
+    }
+
     public func pronunciation(of word: String) throws(RecognitionError) -> String? {
         try loadedRecognizer().pronunciation(of: word)
     }

@@ -231,8 +231,14 @@ public final class Recognizer {
     /// confidence pass): a grammar search can force half a phrase ("turn on the garage …") onto
     /// a whole one, and a pause of a moment inside a word is not the end.
     public func endsPhrase(_ recognition: Recognition) -> Bool {
-        guard let graph = activeGraph, !recognition.isRejected, recognition.interpretation != nil,
-              let quiet = recognition.framesAfterLastWord, quiet >= Self.quietFramesAfterFinishedPhrase else { return false }
+        guard let quiet = recognition.framesAfterLastWord, quiet >= Self.quietFramesAfterFinishedPhrase else { return false }
+        return isWholePhrase(recognition)
+    }
+
+    /// Whether an accepted recognition is a whole phrase of the grammar in use that no phrase
+    /// continues, however little quiet followed it.
+    public func isWholePhrase(_ recognition: Recognition) -> Bool {
+        guard let graph = activeGraph, !recognition.isRejected, recognition.interpretation != nil else { return false }
         return !graph.canContinue(after: recognition.words)
     }
 

@@ -15,6 +15,7 @@ struct HarkConfigFileTests {
             sensitivity: 0.5
             acknowledgement: speech
             end_silence: 0.8
+            early_end_silence: 0.3
             no_speech_timeout: 5
             max_utterance: 12
             echo_tail: 0.3
@@ -28,7 +29,7 @@ struct HarkConfigFileTests {
         #expect(config.live.wakePhrase == "computer" && config.live.sensitivity == 0.5)
         #expect(config.live.acknowledgement == .speech)
         #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
-        #expect(config.live.echoTail == 0.3)
+        #expect(config.live.echoTail == 0.3 && config.live.earlyEndSilence == 0.3)
     }
 
     @Test func anEmptyFileMeansTheDefaults() throws {
