@@ -26,10 +26,9 @@ final class Decoder {
             "-logfn", settings.logFile,
             // 16 kHz in, as the model was trained; other rates are resampled before this.
             "-samprate", "16000", "-nfft", "512",
-            // Silence between words nearly never wins over the words themselves. With the
-            // default (0.005) several voices got no complete path at all; measured on 69
-            // in-grammar and 24 outside recordings, 1e-10 gave 68/69 right words.
-            "-silprob", "1e-10",
+            // Silence between words at pocketsphinx's own probability. The recogniser adds a
+            // second grammar search with almost none for the voices this finds no path for.
+            "-silprob", "0.005",
         ] + settings.extraArguments
         var cStrings: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
@@ -80,8 +79,11 @@ final class Decoder {
     /// Installs `build`'s FSG under `name` and makes it the active search.
     /// Replacing the active search frees it under the decoder's feet, so the
     /// search is switched again right after (a known trap of this version).
+    /// `silenceProbability`, when given, replaces the decoder's -silprob for this search alone
+    /// (an FSG search reads it once, when it is made).
     func installGraph(name: String, states: Int, start: Int, final: Int,
-                      arcs: [(from: Int, to: Int, word: String?, probability: Float)]) throws(RecognitionError) {
+                      arcs: [(from: Int, to: Int, word: String?, probability: Float)],
+                      silenceProbability: Double? = nil) throws(RecognitionError) {
         let logmath = ps_get_logmath(decoder)
         let weight = languageWeight
         guard let fsg = fsg_model_init(name, logmath, weight, Int32(states)) else {
@@ -104,7 +106,10 @@ final class Decoder {
         let nulls = fsg_model_null_trans_closure(fsg, nil)
         glist_free(nulls)
 
+        let usual = cmd_ln_float_r(config, "-silprob")
+        if let silenceProbability { cmd_ln_set_float_r(config, "-silprob", silenceProbability) }
         let result = ps_set_fsg(decoder, name, fsg)
+        if silenceProbability != nil { cmd_ln_set_float_r(config, "-silprob", usual) }
         guard result >= 0 else {
             throw RecognitionError(.grammar, "ps_set_fsg could not install grammar \(name) (a word may be missing from the dictionary)", returnCode: result)
         }

@@ -171,7 +171,7 @@ struct Sidecar: Decodable {
         name: UnicornChat
         intents:
           OpenInbox:
-            phrases: [open unicornchat, check zorblax messages]
+            phrases: [open unicornchat, show zorblax messages]
             responses:
               success: Opening ${app}.
         """.write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
@@ -183,7 +183,7 @@ struct Sidecar: Decodable {
         let padding = [Int16](repeating: 0, count: 4_000)
         // The app is named until it is familiar (two uses).
         for (phrase, reply) in [("open unicornchat", "UnicornChat: Opening UnicornChat."),
-                                ("check zorblax messages", "UnicornChat: Opening UnicornChat."),
+                                ("show zorblax messages", "UnicornChat: Opening UnicornChat."),
                                 ("open unicornchat", "Opening UnicornChat.")] {
             let spoken = try await assistant.speech.speak(phrase)
             let (report, _) = try await assistant.answer(samples: padding + (try spoken.pipelineSamples()) + padding, name: phrase)

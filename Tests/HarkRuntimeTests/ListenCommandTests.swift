@@ -27,7 +27,7 @@ import Testing
         #expect(events.first?["event"] as? String == "started")
         let turns = events.filter { $0["event"] as? String == "turn" }
         let heard = turns.compactMap { ($0["report"] as? [String: Any])?["text"] as? String }
-        #expect(heard == ["turn on the garage light", "what time is it", "start meditation in serene", "the sleep",
+        #expect(heard == ["turn on the garage light", "what time is it", "start meditation in serene", "sleep",
                           "turn off the bedroom light"])
         #expect(turns.map { $0["answer"] as? Bool } == [false, false, false, true, false])
         #expect(events.filter { $0["event"] as? String == "wake" }.count == 5)

@@ -21,7 +21,7 @@ import Testing
         ("turn on the garage light", "ChangeLightState", ["name": "garage light", "state": "on"], false),
         ("what time is it", "GetTime", [:], false),
         ("start meditation in serene", "StartMeditation", [:], false),
-        ("the sleep", "StartMeditation", ["type": "sleep"], true),
+        ("sleep", "StartMeditation", ["type": "sleep"], true),
         ("turn off the bedroom light", "ChangeLightState", ["name": "bedroom light", "state": "off"], false),
     ]
 
@@ -126,7 +126,7 @@ import Testing
         let answers = events.turns.filter(\.isAnswer)
         let firstAnswer = try #require(answers.first)
         #expect(firstAnswer.endedAt < 31.0)
-        #expect(answers.map(\.report.text) != ["the sleep"])
+        #expect(answers.map(\.report.text) != ["sleep"])
     }
 
     @Test func aQuestionLeftUnansweredIsAskedAgainThenDropped() async throws {
