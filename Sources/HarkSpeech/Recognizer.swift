@@ -50,6 +50,12 @@ public final class Recognizer {
     private var grammarGeneration = 0
     private var grammarName: String { "hark-grammar-\(grammarGeneration)" }
     private var tightGrammarName: String { "hark-grammar-tight-\(grammarGeneration)" }
+    private enum TightSearch {
+        case none
+        case pending(states: Int, start: Int, final: Int, arcs: [(from: Int, to: Int, word: String?, probability: Float)])
+        case installed
+    }
+    private var tightSearch = TightSearch.none
 
     /// Silence between words in the grammar search: pocketsphinx's own 0.005. An earlier 1e-10,
     /// chosen on 93 recordings whose speech filled the file, fails speech with quiet around it:
@@ -186,13 +192,15 @@ public final class Recognizer {
         // A fresh name each time: replacing the active search in place is unsafe here.
         // Once the new one is active, the old one is freed, so grammars that change
         // every turn do not pile up.
-        let previous = grammarGeneration > 0 ? [tightGrammarName, grammarName] : []
+        var previous = grammarGeneration > 0 ? [grammarName] : []
+        if case .installed = tightSearch { previous.append(tightGrammarName) }
         grammarGeneration += 1
-        try decoder.installGraph(name: tightGrammarName, states: graph.stateCount + 1, start: graph.start,
-                                 final: graph.final, arcs: arcs, silenceProbability: Self.tightSilenceProbability)
         try decoder.installGraph(name: grammarName, states: graph.stateCount + 1, start: graph.start,
                                  final: graph.final, arcs: arcs, silenceProbability: Self.silenceProbability)
         for name in previous { try decoder.removeSearch(name) }
+        // The second search costs as much memory as the first (some 10 MB for the top level):
+        // it is made the first time an utterance needs it.
+        tightSearch = .pending(states: graph.stateCount + 1, start: graph.start, final: graph.final, arcs: arcs)
     }
 
     private func installPhoneLoop() throws(RecognitionError) {
@@ -267,6 +275,11 @@ public final class Recognizer {
         var hypothesis = try decoder.decodeWhole(samples)
         if hypothesis.words.isEmpty && hypothesis.frames > 0 {
             // No complete path: some voices get one only when silence between words is all but ruled out.
+            if case .pending(let states, let start, let final, let arcs) = tightSearch {
+                try decoder.installGraph(name: tightGrammarName, states: states, start: start, final: final, arcs: arcs,
+                                         silenceProbability: Self.tightSilenceProbability)
+                tightSearch = .installed
+            }
             try decoder.activate(tightGrammarName)
             hypothesis = try decoder.decodeWhole(samples)
             try decoder.activate(grammarName)
