@@ -196,7 +196,7 @@ public final class Assistant: Sendable {
             : expectation.wantsFreeText ? try await recognition.dictate(samples)
             : try await recognition.recognize(samples).0
         let whole = expectation.wantsFreeText ? false : try await recognition.isWholePhrase(recognized)
-        let complete = whole ? try await recognition.endsPhrase(recognized) : false
+        let complete = whole && Recognizer.saidInFull(recognized)
         return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
                               endsPhrase: complete, isWholePhrase: whole)
     }

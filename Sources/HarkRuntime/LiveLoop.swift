@@ -255,7 +255,7 @@ public actor LiveLoop {
             let started = Date()
             if let early = try? await assistant.hear(endpointer.utteranceSoFar, continuing: listening.isAnswer),
                early.isWholePhrase {
-                if (early.recognition.framesAfterLastWord ?? 0) >= Self.speculativeQuietFrames {
+                if Recognizer.saidInFull(early.recognition, quietFrames: Self.speculativeQuietFrames) {
                     listening.speculation = Speculation(heard: early, quiet: endpointer.quietSoFar, started: started)
                 } else {
                     listening.looksAgain = true

@@ -68,11 +68,6 @@ public actor RecognitionService {
         return (recognition, recognition.interpretation)
     }
 
-    /// Whether the words recognised are a whole phrase of the grammar in use that nothing continues.
-    public func endsPhrase(_ recognition: Recognition) throws(RecognitionError) -> Bool {
-        try loadedRecognizer().endsPhrase(recognition)
-    }
-
     /// Whether the words recognised are a whole phrase that nothing continues, however little quiet followed.
     public func isWholePhrase(_ recognition: Recognition) throws(RecognitionError) -> Bool {
         try loadedRecognizer().isWholePhrase(recognition)

@@ -251,8 +251,12 @@ public final class Recognizer {
     /// confidence pass): a grammar search can force half a phrase ("turn on the garage …") onto
     /// a whole one, and a pause of a moment inside a word is not the end.
     public func endsPhrase(_ recognition: Recognition) -> Bool {
-        guard let quiet = recognition.framesAfterLastWord, quiet >= Self.quietFramesAfterFinishedPhrase else { return false }
-        return isWholePhrase(recognition)
+        Self.saidInFull(recognition) && isWholePhrase(recognition)
+    }
+
+    /// Whether the phone loop heard at least `quietFrames` of quiet after the last sound.
+    public static func saidInFull(_ recognition: Recognition, quietFrames: Int = quietFramesAfterFinishedPhrase) -> Bool {
+        (recognition.framesAfterLastWord ?? 0) >= quietFrames
     }
 
     /// Whether an accepted recognition is a whole phrase of the grammar in use that no phrase
