@@ -253,6 +253,7 @@ public actor LiveLoop {
             // delay the reply. Recognition starts now so that its result is ready by then.
             listening.checkedPause = true
             let started = Date()
+            // A recognition that fails here fails again, and is reported, when the utterance ends.
             if let early = try? await assistant.hear(endpointer.utteranceSoFar, continuing: listening.isAnswer),
                early.isWholePhrase {
                 if Recognizer.saidInFull(early.recognition, quietFrames: Self.speculativeQuietFrames) {

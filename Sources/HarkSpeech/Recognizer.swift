@@ -57,12 +57,7 @@ public final class Recognizer {
     }
     private var tightSearch = TightSearch.none
 
-    /// Silence between words in the grammar search: pocketsphinx's own 0.005. An earlier 1e-10,
-    /// chosen on 93 recordings whose speech filled the file, fails speech with quiet around it:
-    /// on the generated corpus (bench/make-corpus.sh, 140 recordings clean and at 10 dB SNR)
-    /// commands accepted rose from 62% to 86% clean and from 28% to 53% in noise.
-    static let silenceProbability = 0.005
-    /// The second search, for utterances the first finds no complete path through (some
+    /// The second grammar search (the first uses the decoder's -silprob, see Decoder), for utterances the first finds no complete path through (some
     /// synthetic voices, e.g. espeak-ng's "make the living room lamp blue"): silence almost never.
     static let tightSilenceProbability = 1e-10
 
@@ -81,15 +76,10 @@ public final class Recognizer {
         let known = try dictionary.entries(for: Set(additions.map(\.word)))
         let knownWords = Set(known.map { Self.baseWord($0.word) })
         entries += known + additions.filter { !knownWords.contains(Self.baseWord($0.word)) }
-        var made: Decoder?
-        try PronunciationDictionary.withTemporaryFile(PronunciationDictionary.text(of: entries), extension: "dict") {
-            (path) throws(RecognitionError) in
-            made = try Decoder(.init(modelDirectory: configuration.modelDirectory, dictionary: path,
-                                     logFile: configuration.logFile,
-                                     // Context-independent phones make the confidence pass cheap.
-                                     extraArguments: ["-allphone_ci", "yes"]))
-        }
-        guard let decoder = made else { throw RecognitionError(.modelLoad, "the decoder was not made") }
+        let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
+                                       logFile: configuration.logFile,
+                                       // Context-independent phones make the confidence pass cheap.
+                                       extraArguments: ["-allphone_ci", "yes"])
         self.configuration = configuration
         self.dictionary = dictionary
         self.decoder = decoder
@@ -196,7 +186,7 @@ public final class Recognizer {
         if case .installed = tightSearch { previous.append(tightGrammarName) }
         grammarGeneration += 1
         try decoder.installGraph(name: grammarName, states: graph.stateCount + 1, start: graph.start,
-                                 final: graph.final, arcs: arcs, silenceProbability: Self.silenceProbability)
+                                 final: graph.final, arcs: arcs)
         for name in previous { try decoder.removeSearch(name) }
         // The second search costs as much memory as the first (some 10 MB for the top level):
         // it is made the first time an utterance needs it.

@@ -109,12 +109,8 @@ public final class WakeWordSpotter {
         // The decoder gets a dictionary of the phrase's words alone: the full one would hold
         // some 135,000 pronunciations in memory (about 20 MB) for a search that uses a handful.
         let entries = try PronunciationDictionary(path: configuration.dictionary).entries(for: Set(words))
-        var made: Decoder?
-        try PronunciationDictionary.withTemporaryFile(PronunciationDictionary.text(of: entries), extension: "dict") { (path) throws(RecognitionError) in
-            made = try Decoder(.init(modelDirectory: configuration.modelDirectory, dictionary: path,
-                                     logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"]))
-        }
-        guard let decoder = made else { throw RecognitionError(.modelLoad, "the wake-word decoder was not made") }
+        let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
+                                       logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"])
         // Every pronunciation of every word: "jarvis" is JH AA R V AH S or JH AA R V IH S.
         var variants: [[String]] = [[]]
         var phoneCount = 0
