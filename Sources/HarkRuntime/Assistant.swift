@@ -231,6 +231,8 @@ public final class Assistant: Sendable {
             reply: reply.speech,
             confidence: recognized.confidence,
             margin: recognized.margin,
+            utteranceMargin: recognized.utteranceMargin,
+            weakestWord: recognized.weakestWord,
             rejected: intent == nil && recognized.isRejected,
             rejection: recognized.isRejected ? (recognized.rejection ?? "not understood")
                 : (intent == nil && !continuing ? "no intent matched the words heard" : nil),

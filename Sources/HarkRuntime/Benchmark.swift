@@ -1,5 +1,6 @@
 public import Foundation
 import HarkAudio
+public import HarkSpeech
 import HarkIntents
 
 /// What a recording should be understood as, in the rhasspy-test sidecar
@@ -25,6 +26,10 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var mustReject: Bool
     /// The grammar-over-phone-loop margin; accepted at threshold t when `understood` and margin ≥ t.
     public var margin: Double
+    /// The margin's parts (see `Confidence`): over the whole utterance, and the word that
+    /// fitted worst.
+    public var utteranceMargin: Double = 0
+    public var weakestWord: WordFit? = nil
     /// Whether the words formed a phrase the dialogue understood (before any margin threshold).
     public var understood: Bool
     /// Understood with the expected intent and every expected slot.
@@ -36,6 +41,13 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var account: String
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
+
+    /// "margin -2.10 (utterance -1.20, weakest word \"garage\" -2.10)".
+    var marginAccount: String {
+        var text = String(format: "margin %.2f (utterance %.2f", margin, utteranceMargin)
+        if let weakestWord { text += ", weakest word \"\(weakestWord.word)\" " + String(format: "%.2f", weakestWord.evidence) }
+        return text + ")"
+    }
 }
 
 /// Accuracy at one margin threshold.
@@ -108,7 +120,7 @@ public struct BenchmarkReport: Sendable, Codable {
             mustAccept += 1
             if !accepted {
                 falseRejections += 1
-                failures.append("\(outcome.recording): rejected (\(outcome.understood ? String(format: "margin %.2f", outcome.margin) : outcome.account))")
+                failures.append("\(outcome.recording): rejected (\(outcome.understood ? outcome.marginAccount : outcome.account))")
                 continue
             }
             if outcome.intentRight { intentsRight += 1 }
@@ -302,6 +314,7 @@ public struct Benchmark: Sendable {
         var outcome = BenchmarkOutcome(
             recording: url.lastPathComponent, folder: url.deletingLastPathComponent().lastPathComponent,
             voice: expected.voice, mustReject: expected.intent == nil, margin: turn.margin,
+            utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord,
             understood: !turn.rejected && turn.intent != nil, intentRight: false, commandRight: false,
             slotConfusions: [], account: "")
         let heard = turn.intent.map { "heard \"\(turn.text)\" as \($0) \(turn.slots)" }

@@ -1,4 +1,5 @@
 import Foundation
+public import HarkSpeech
 
 /// What Hark made of one recording: printed for people, or as one JSON object per line.
 public struct TurnReport: Sendable, Codable, Equatable {
@@ -30,6 +31,10 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public var confidence: Double
     /// The raw grammar-over-phone-loop margin behind the confidence, for tuning the threshold.
     public var margin: Double
+    /// Its two parts: the margin over the whole utterance, and the word that fitted worst
+    /// (nil when no words were heard).
+    public var utteranceMargin: Double = 0
+    public var weakestWord: WordFit? = nil
     public var rejected: Bool
     /// Why the recording was rejected, if it was.
     public var rejection: String?
@@ -60,7 +65,9 @@ public struct TurnReport: Sendable, Codable, Equatable {
         } else {
             lines.append("  intent:     none (\(rejection ?? "rejected"))")
         }
-        lines.append("  confidence: \(String(format: "%.2f", confidence))")
+        var sureness = "  confidence: " + String(format: "%.2f", confidence)
+        if let weakestWord { sureness += " (weakest word \"\(weakestWord.word)\", " + String(format: "%.2f", weakestWord.evidence) + ")" }
+        lines.append(sureness)
         lines.append("  reply:      \"\(reply)\"\(expectsAnswer ? " (waiting for an answer)" : "")")
         if let problem { lines.append("  problem:    \(problem)") }
         let realTime = timings.recordingSeconds > 0 ? timings.decodeSeconds / timings.recordingSeconds : 0

@@ -192,11 +192,15 @@ final class Decoder {
         return Hypothesis(words: words, score: naturalLog, frames: frames)
     }
 
-    /// The frame the last word (or phone) of the utterance just decoded ended on, fillers such as
-    /// silence left out; nil when nothing but fillers was heard. Walks the segments, so only
-    /// callers that need it pay for it.
-    func lastSoundEndFrame() -> Int? {
-        segments().last { !Self.isFiller($0.word) }?.endFrame
+    /// The frame the last word (or phone) of `segments` ended on, fillers such as silence left
+    /// out; nil when nothing but fillers was heard.
+    static func lastSoundEndFrame(of segments: [Segment]) -> Int? {
+        segments.last { !isFiller($0.word) }?.endFrame
+    }
+
+    /// A score in pocketsphinx's units (as in `Segment`) in natural-log units.
+    func naturalLog(_ score: Int32) -> Double {
+        logmath_log_to_ln(ps_get_logmath(decoder), score)
     }
 
     // MARK: Streaming (keyword spotting)
@@ -240,6 +244,9 @@ final class Decoder {
         /// The search's score for it: for key phrases, log(p(phrase) / p(phone loop)) in
         /// pocketsphinx's scaled units (log base 1.0001, shifted right by 10 bits).
         var probability: Int32
+        /// The acoustic part of the path score over the segment, in the same units.
+        var acoustic: Int32
+        var frameCount: Int { endFrame - startFrame + 1 }
     }
 
     /// The segments of the current hypothesis, or none when there is no hypothesis yet.
@@ -254,7 +261,8 @@ final class Decoder {
             ps_seg_frames(segment, &start, &end)
             let probability = ps_seg_prob(segment, &acoustic, &language, &backoff)
             let word = ps_seg_word(segment).map { String(cString: $0) } ?? ""
-            segments.append(Segment(word: word, startFrame: Int(start), endFrame: Int(end), probability: probability))
+            segments.append(Segment(word: word, startFrame: Int(start), endFrame: Int(end), probability: probability,
+                                    acoustic: acoustic))
             // ps_seg_next frees the iterator when it returns NULL.
             iterator = ps_seg_next(segment)
         }

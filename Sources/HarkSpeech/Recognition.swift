@@ -11,8 +11,8 @@ public struct Recognition: Sendable, Equatable {
     public var confidence: Double
     /// Why the utterance was rejected, for people reading logs.
     public var rejection: String?
-    /// Per-frame score margin of the grammar over the phone loop, the raw
-    /// figure behind `confidence` (see `Confidence`).
+    /// How far the grammar's path beats free phones, the raw figure behind `confidence`: the
+    /// lower of `utteranceMargin` and the weakest word's evidence (see `Confidence`, `WordFit`).
     public var margin: Double
     /// What the words mean under the grammar they were recognised with; nil when rejected.
     public var interpretation: Interpretation?
@@ -23,6 +23,14 @@ public struct Recognition: Sendable, Equatable {
     /// 10 ms frames of silence after the last sound of speech (found by the confidence pass's
     /// phone loop); nil when rejected or not measured.
     public var framesAfterLastWord: Int? = nil
+    /// Per-frame margin of the grammar's path over the phone loop, averaged over the utterance.
+    public var utteranceMargin: Double = 0
+    /// How well each word heard fits its own stretch of audio, in order; empty when nothing in
+    /// the grammar was heard or confidence was not measured.
+    public var wordFits: [WordFit] = []
+
+    /// The word with the least evidence: the one the grammar may have forced onto the audio.
+    public var weakestWord: WordFit? { wordFits.min { $0.evidence < $1.evidence } }
 
     public var text: String { words.joined(separator: " ") }
 

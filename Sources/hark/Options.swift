@@ -51,7 +51,7 @@ struct VoiceOptions: ParsableArguments {
 /// Recogniser knobs people may need when tuning for their room.
 struct RecognizerOptions: ParsableArguments {
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Reject results whose grammar-over-phone-loop margin is below this (default -1.8; closer to 0 rejects more).",
+            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lower of the whole utterance's and its weakest word's) is below this (default -1.6; closer to 0 rejects more).",
                                valueName: "margin"))
     var rejectionMargin: Double?
 

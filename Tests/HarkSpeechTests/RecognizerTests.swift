@@ -121,6 +121,32 @@ import Testing
         #expect(recognition.rejection != nil)
     }
 
+    /// A real "turn on the garage light" against a grammar that knows only other lights: the
+    /// grammar forces it onto the nearest phrase, which fits well but for one word.
+    @Test func namesTheWordTheGrammarForcedOntoTheAudio() throws {
+        let recognizer = try recognizer()
+        defer { _ = try? recognizer.use(Self.home) }
+        var grammar = Self.home
+        grammar.values["light"] = ["bedroom light", "kitchen light", "porch light"].map { .init(spoken: $0, identifier: $0) }
+        try recognizer.use(grammar)
+        let heard = try recognizer.recognize(Self.samples("home-en/turn_on_the_garage_light.wav"))
+        #expect(heard.isRejected, "accepted \"\(heard.text)\" with margin \(heard.margin)")
+        let weakest = try #require(heard.weakestWord)
+        #expect(!["turn", "on", "the", "light"].contains(weakest.word), "weakest word \(weakest.word)")
+        #expect(weakest.evidence < heard.utteranceMargin)
+        #expect(heard.margin == weakest.evidence)
+        #expect(heard.rejection?.contains("weakest word \"\(weakest.word)\"") == true)
+        // Its utterance margin alone (-1.47 here) would have let it through.
+        #expect(heard.utteranceMargin >= recognizer.configuration.rejectionMargin)
+        // The same audio against the grammar that has the garage light: every word fits.
+        try recognizer.use(Self.home)
+        let right = try recognizer.recognize(Self.samples("home-en/turn_on_the_garage_light.wav"))
+        #expect(right.text == "turn on the garage light")
+        #expect(right.wordFits.map(\.word) == ["turn", "on", "the", "garage", "light"])
+        #expect(right.wordFits.allSatisfy { $0.evidence > recognizer.configuration.rejectionMargin })
+        #expect(right.margin > heard.margin + 1)
+    }
+
     @Test func rejectsSilence() throws {
         let recognizer = try recognizer()
         let recognition = try recognizer.recognize([Int16](repeating: 0, count: 16_000))
@@ -224,6 +250,17 @@ import Testing
             guard let error = error as? RecognitionError else { return false }
             return error.code == .modelLoad && error.message.contains("/nonexistent/model")
         }
+    }
+
+    @Test func marginIsTheLowerOfTheUtterancesAndTheWeakestWords() {
+        let words = [WordFit(word: "turn", margin: -0.5, frames: 30), WordFit(word: "garage", margin: -6, frames: 36),
+                     WordFit(word: "the", margin: -9, frames: 4)]
+        // Evidence weighs each word's margin by the square root of its share of 144 frames.
+        #expect(abs(words[1].evidence - (-3)) < 1e-9)
+        #expect(abs(words[2].evidence - (-1.5)) < 1e-9)
+        #expect(Confidence.margin(utterance: -1, words: words) == words[1].evidence)
+        #expect(Confidence.margin(utterance: -4, words: words) == -4)
+        #expect(Confidence.margin(utterance: -1, words: []) == -1)
     }
 
     @Test func confidenceIsHalfAtTheThreshold() {
