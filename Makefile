@@ -58,11 +58,13 @@ test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
-# The development corpus lives beside the repository; the figures go to bench-out/.
+# The development corpus lives beside the repository; the figures go to bench-out/. Real voices
+# that must be rejected: the wake-word corpus's "jarvis" recordings, labelled as such.
 CORPUS ?= ../shared/corpora/home-en
 bench: release bench-live
 	@mkdir -p bench-out
-	$(RELEASE_HARK) bench $(CORPUS) --apps apps --json bench-out/home-en.json
+	@bench/label-rejects.sh $(WAKE_CORPUS) bench-out/reject-jarvis real:jarvis
+	$(RELEASE_HARK) bench $(CORPUS) bench-out/reject-jarvis --apps apps --json bench-out/home-en.json
 	$(RELEASE_HARK) bench $(CORPUS) --apps apps --input-rate 48000 --json bench-out/home-en-48k.json
 	$(RELEASE_HARK) bench audio-fixtures/synthetic --apps apps --json bench-out/synthetic.json
 
