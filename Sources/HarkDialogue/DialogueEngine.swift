@@ -13,6 +13,9 @@ public enum DialogueInput: Sendable, Equatable {
     case silence
     /// Something was said, and the recogniser rejected it.
     case notUnderstood
+    /// The recogniser heard these words but was not sure enough to act on them: Hark asks
+    /// whether that is what was said, and goes ahead on "yes".
+    case unsure([String])
 }
 
 /// What Hark says back, and whether it listens for an answer.
@@ -192,9 +195,13 @@ public struct DialogueEngine: Sendable {
     private mutating func reply(to input: DialogueInput) async -> DialogueReply {
         let words: [String]
         var typed: String?
+        if case .checking(_, let before) = state, case .silence = input { return resume(before, notAccepted: true) }
+        if case .checking(_, let before) = state, case .notUnderstood = input { return resume(before, notAccepted: false) }
         switch input {
         case .silence, .notUnderstood:
             return notAccepted(silence: input == .silence)
+        case .unsure(let heard):
+            return check(heard)
         case .words(let heard):
             words = heard
         case .text(let text):
@@ -213,6 +220,17 @@ public struct DialogueEngine: Sendable {
             return help()
         default:
             break
+        }
+
+        if case .checking(let guess, let before) = state {
+            state = before
+            restoreExpectation()
+            switch interpretation?.tag {
+            case TurnGrammar.Tag.yes?: return await reply(to: .words(guess))
+            case TurnGrammar.Tag.no?: return apologise()
+            // Neither: the request (or answer) said again, heard well this time.
+            default: return await reply(to: input)
+            }
         }
 
         guard case .asking(let question, var pending, _) = state else {
@@ -239,6 +257,50 @@ public struct DialogueEngine: Sendable {
 
 
     private var reader: ValueReader { ValueReader(now: clock()) }
+
+    // MARK: Checking what was heard
+
+    static let apology = "Sorry. What would you like?"
+
+    static func checkQuestion(_ heard: [String]) -> String { "Did you say \(heard.joined(separator: " "))?" }
+
+    /// "Did you say …?" about words heard with too little confidence. The turn hears yes or
+    /// no, or what it heard before (the person may simply say it again).
+    private mutating func check(_ heard: [String]) -> DialogueReply {
+        guard !heard.isEmpty else { return notAccepted(silence: false) }
+        // A second unsure hearing while checking the first asks about the new words.
+        if case .checking(_, let before) = state { state = before }
+        var grammar = expectation.grammar
+        grammar.rules = TurnGrammar.yesNo() + grammar.rules.filter { ![TurnGrammar.Tag.yes, TurnGrammar.Tag.no].contains($0.tag) }
+        let wasFreeText = expectation.wantsFreeText
+        state = .checking(heard, before: state)
+        expect(grammar, freeText: wasFreeText)
+        return DialogueReply(speech: Self.checkQuestion(heard), expectsAnswer: true)
+    }
+
+    /// "No" to "Did you say …?": a new request is listened for, or the question asked again.
+    private mutating func apologise() -> DialogueReply {
+        guard case .asking(let question, let pending, _) = state else {
+            return DialogueReply(speech: Self.apology, expectsAnswer: true)
+        }
+        return reask(question, pending: pending, preface: "Sorry.")
+    }
+
+    /// Back to what was going on before "Did you say …?", after silence or something rejected.
+    private mutating func resume(_ before: State, notAccepted silence: Bool) -> DialogueReply {
+        state = before
+        restoreExpectation()
+        return notAccepted(silence: silence)
+    }
+
+    /// The grammar of the state the conversation is in.
+    private mutating func restoreExpectation() {
+        switch state {
+        case .idle, .checking: expect(topLevel, freeText: false)
+        case .asking(let question, let pending, _):
+            expect(grammar(for: question.kind, pending: pending), freeText: isFreeText(question.kind, pending))
+        }
+    }
 
     // MARK: A new request
 
@@ -735,6 +797,9 @@ public struct DialogueEngine: Sendable {
     // MARK: Help
 
     private func help() -> DialogueReply {
+        if case .checking(let heard, _) = state {
+            return DialogueReply(speech: "You can say yes or no, or cancel. " + Self.checkQuestion(heard), expectsAnswer: true)
+        }
         guard case .asking(let question, let pending, _) = state else {
             return DialogueReply(speech: HelpText.examples(catalog, reader: reader), expectsAnswer: false)
         }
@@ -833,9 +898,11 @@ extension DialogueEngine {
         var handled: [HandledIntent] = []
     }
 
-    enum State: Sendable {
+    indirect enum State: Sendable {
         case idle
         case asking(Question, Pending, attempts: Int)
+        /// "Did you say …?" was asked about `heard`; `before` is where the conversation was.
+        case checking([String], before: State)
     }
 
     /// A request on its way through resolve, confirm and handle.

@@ -210,6 +210,8 @@ public final class Assistant: Sendable {
             input = .words(recognized.words)
         } else if recognized.frames == 0 || recognized.rejection == "nothing was heard" {
             input = .silence
+        } else if !recognized.guess.isEmpty {
+            input = .unsure(recognized.guess)
         } else {
             input = .notUnderstood
         }
@@ -233,6 +235,7 @@ public final class Assistant: Sendable {
             margin: recognized.margin,
             utteranceMargin: recognized.utteranceMargin,
             weakestWord: recognized.weakestWord,
+            guess: recognized.guess.isEmpty ? nil : recognized.guess.joined(separator: " "),
             rejected: intent == nil && recognized.isRejected,
             rejection: recognized.isRejected ? (recognized.rejection ?? "not understood")
                 : (intent == nil && !continuing ? "no intent matched the words heard" : nil),

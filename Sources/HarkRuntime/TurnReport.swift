@@ -35,6 +35,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     /// (nil when no words were heard).
     public var utteranceMargin: Double = 0
     public var weakestWord: WordFit? = nil
+    /// The phrase Hark asked about ("Did you say …?") when it was rejected by only a little.
+    public var guess: String? = nil
     public var rejected: Bool
     /// Why the recording was rejected, if it was.
     public var rejection: String?
@@ -56,7 +58,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     /// A few lines for a person at a terminal.
     public func humanReadable() -> String {
         var lines = ["\(recording):"]
-        lines.append("  heard:      \(text.isEmpty ? "(nothing in the grammar)" : "\"\(text)\"")")
+        let heard = !text.isEmpty ? "\"\(text)\"" : guess.map { "perhaps \"\($0)\" (asked about)" } ?? "(nothing in the grammar)"
+        lines.append("  heard:      \(heard)")
         if let intent, let app {
             lines.append("  intent:     \(app).\(intent)")
             for (name, value) in slots.sorted(by: { $0.key < $1.key }) {

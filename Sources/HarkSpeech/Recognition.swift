@@ -29,6 +29,10 @@ public struct Recognition: Sendable, Equatable {
     /// the grammar was heard or confidence was not measured.
     public var wordFits: [WordFit] = []
 
+    /// When rejected only for a margin a little below the threshold (see
+    /// `RecognizerConfiguration.askMargin`): the phrase heard, for the conversation to check.
+    public var guess: [String] = []
+
     /// The word with the least evidence: the one the grammar may have forced onto the audio.
     public var weakestWord: WordFit? { wordFits.min { $0.evidence < $1.evidence } }
 

@@ -55,6 +55,11 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "margin"))
     var rejectionMargin: Double?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at or above this (default -2.25; equal to --rejection-margin never asks).",
+                               valueName: "margin"))
+    var askMargin: Double?
+
     @Option(help: ArgumentHelp("Probability per phone of the garbage loop that catches speech outside the grammar (e.g. 1e-10); higher rejects more.",
                                valueName: "p"))
     var garbageProbability: Float?
@@ -63,6 +68,10 @@ struct RecognizerOptions: ParsableArguments {
     var decoderLog: String?
 
     func validate() throws {
+        let rejecting = rejectionMargin ?? Confidence.defaultThreshold
+        if let askMargin, askMargin > rejecting {
+            throw ValidationError("--ask-margin (\(askMargin)) must be at or below the rejection margin (\(rejecting)): it asks about phrases just below it")
+        }
         if let garbageProbability, !(garbageProbability > 0 && garbageProbability < 1) {
             throw ValidationError("--garbage-probability must be between 0 and 1, not \(garbageProbability)")
         }
@@ -71,6 +80,7 @@ struct RecognizerOptions: ParsableArguments {
     var configuration: RecognizerConfiguration {
         var configuration = RecognizerConfiguration()
         if let rejectionMargin { configuration.rejectionMargin = rejectionMargin }
+        if let askMargin { configuration.askMargin = askMargin }
         if let decoderLog { configuration.logFile = decoderLog }
         if let garbageProbability { configuration.garbagePhoneProbability = garbageProbability }
         return configuration

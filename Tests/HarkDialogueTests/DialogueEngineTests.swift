@@ -122,6 +122,53 @@ import Testing
         #expect(!tags.contains("depot.BuyPaint"), "the top level is not listened for inside a question")
         #expect(await engine.respond(to: .text("check the stock")).speech == "Red paint or blue paint?")
     }
+
+    // MARK: "Did you say …?"
+
+    @Test func asksAboutAnUnsureHearingAndGoesAheadOnYes() async throws {
+        var engine = try Self.engine()
+        let asked = await engine.respond(to: .unsure(["buy", "blue", "paint"]))
+        #expect(asked.speech == "Did you say buy blue paint?")
+        #expect(asked.expectsAnswer && engine.isInConversation)
+        let tags = Set(engine.expectation.grammar.rules.map(\.tag))
+        #expect(tags.contains(TurnGrammar.Tag.yes) && tags.contains(TurnGrammar.Tag.no) && tags.contains("depot.BuyPaint"))
+        let replies = await Self.converse(&engine, ["yes", "yes", "one two three four"])
+        #expect(replies == ["Depot: Ready to order?", "What's your PIN?", "Bought blue paint."])
+    }
+
+    @Test func onNoItListensForTheRequestAgain() async throws {
+        var engine = try Self.engine()
+        _ = await engine.respond(to: .unsure(["buy", "red", "paint"]))
+        let reply = await engine.respond(to: .text("no"))
+        #expect(reply.speech == "Sorry. What would you like?")
+        #expect(reply.expectsAnswer && !engine.isInConversation)
+        #expect(!engine.expectation.grammar.rules.contains { $0.tag == TurnGrammar.Tag.no })
+        #expect(await engine.respond(to: .text("buy blue paint")).speech == "Depot: Ready to order?")
+    }
+
+    @Test func insideAQuestionNoAsksTheQuestionAgain() async throws {
+        var engine = try Self.engine()
+        #expect(await engine.respond(to: .text("buy some paint")).speech == "Depot: Which paint would you like today?")
+        #expect(await engine.respond(to: .unsure(["blue", "paint"])).speech == "Did you say blue paint?")
+        let again = await engine.respond(to: .text("no")).speech
+        #expect(again == "Sorry. Red paint or blue paint?")
+        #expect(engine.expectation.grammar.rules.contains { $0.tag == TurnGrammar.Tag.value })
+        #expect(await engine.respond(to: .text("red paint")).speech == "Ready to order?")
+    }
+
+    @Test func saidAgainInsteadOfYesOrSilenceAfterwards() async throws {
+        var engine = try Self.engine()
+        _ = await engine.respond(to: .unsure(["buy", "red", "paint"]))
+        #expect(await engine.respond(to: .text("buy blue paint")).speech == "Depot: Ready to order?")
+        var quiet = try Self.engine()
+        _ = await quiet.respond(to: .unsure(["buy", "red", "paint"]))
+        let nothing = await quiet.respond(to: .silence)
+        #expect(nothing.speech.isEmpty && !nothing.expectsAnswer && !quiet.isInConversation)
+        _ = await quiet.respond(to: .unsure(["buy", "red", "paint"]))
+        #expect(await quiet.respond(to: .text("help")).speech == "You can say yes or no, or cancel. Did you say buy red paint?")
+        #expect(await quiet.respond(to: .text("cancel")).speech == "OK.")
+        #expect(!quiet.isInConversation)
+    }
 }
 
 /// Personal and multistep shortcuts in the engine alone, with Swift handlers.

@@ -102,10 +102,29 @@ struct Sidecar: Decodable {
         let (report, sidecar, _) = try await answer(recording)
         if report.rejected {
             #expect(report.intent == nil)
-            #expect(report.reply == Assistant.didNotUnderstand)
+            if report.expectsAnswer {
+                // Just below the threshold: Hark asks rather than acts.
+                #expect(report.reply.hasPrefix("Did you say "))
+            } else {
+                #expect(report.reply == Assistant.didNotUnderstand)
+            }
         } else {
             try expectUnderstood(report, as: sidecar)
         }
+    }
+
+    /// A request heard a little below the threshold is asked about, and "yes" carries it out.
+    @Test func aRequestJustBelowTheThresholdIsAskedAboutAndYesCarriesItOut() async throws {
+        let assistant = try Self.assistant.get()
+        let (report, _) = try await assistant.answer(recordingAt: Fixtures.audio("synthetic/what_time_is_it.en-us.wav"))
+        #expect(report.rejected && report.expectsAnswer && report.intent == nil)
+        #expect(report.reply == "Did you say what time is it?")
+        #expect(report.guess == "what time is it")
+        // "yes", spoken: the answer is heard with the question's grammar.
+        let (answer, _) = try await assistant.answer(recordingAt: Fixtures.audio("conversations/grind.2.wav"), continuing: true)
+        #expect(answer.text == "yes")
+        #expect(answer.intent == "GetTime" && answer.handled)
+        #expect(!answer.expectsAnswer)
     }
 
     /// Measured 14 of 20 accepted when the rejection threshold was chosen (the two espeak-ng

@@ -136,6 +136,9 @@ import Testing
         #expect(weakest.evidence < heard.utteranceMargin)
         #expect(heard.margin == weakest.evidence)
         #expect(heard.rejection?.contains("weakest word \"\(weakest.word)\"") == true)
+        // Not far below the threshold: kept as a guess to ask about ("Did you say …?").
+        #expect(heard.margin >= recognizer.configuration.askMargin)
+        #expect(heard.guess.count == 5 && heard.guess.contains(weakest.word) && heard.guess.first == "turn")
         // Its utterance margin alone (-1.47 here) would have let it through.
         #expect(heard.utteranceMargin >= recognizer.configuration.rejectionMargin)
         // The same audio against the grammar that has the garage light: every word fits.
