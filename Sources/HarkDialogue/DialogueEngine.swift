@@ -195,8 +195,9 @@ public struct DialogueEngine: Sendable {
     private mutating func reply(to input: DialogueInput) async -> DialogueReply {
         let words: [String]
         var typed: String?
-        if case .checking(_, let before) = state, case .silence = input { return resume(before, notAccepted: true) }
-        if case .checking(_, let before) = state, case .notUnderstood = input { return resume(before, notAccepted: false) }
+        if case .checking(_, let before) = state, input == .silence || input == .notUnderstood {
+            return resume(before, notAccepted: input == .silence)
+        }
         switch input {
         case .silence, .notUnderstood:
             return notAccepted(silence: input == .silence)
@@ -224,7 +225,7 @@ public struct DialogueEngine: Sendable {
 
         if case .checking(let guess, let before) = state {
             state = before
-            restoreExpectation()
+            expectWhatTheStateAwaits()
             switch interpretation?.tag {
             case TurnGrammar.Tag.yes?: return await reply(to: .words(guess))
             case TurnGrammar.Tag.no?: return apologise()
@@ -289,12 +290,12 @@ public struct DialogueEngine: Sendable {
     /// Back to what was going on before "Did you say …?", after silence or something rejected.
     private mutating func resume(_ before: State, notAccepted silence: Bool) -> DialogueReply {
         state = before
-        restoreExpectation()
+        expectWhatTheStateAwaits()
         return notAccepted(silence: silence)
     }
 
-    /// The grammar of the state the conversation is in.
-    private mutating func restoreExpectation() {
+    /// Listens with the grammar of the state the conversation is in.
+    private mutating func expectWhatTheStateAwaits() {
         switch state {
         case .idle, .checking: expect(topLevel, freeText: false)
         case .asking(let question, let pending, _):
@@ -678,7 +679,7 @@ public struct DialogueEngine: Sendable {
         pending.chain?.handled = []
         let question = Question(kind: kind, speech: speech, short: short)
         state = .asking(question, pending, attempts: 0)
-        expect(grammar(for: kind, pending: pending), freeText: isFreeText(kind, pending))
+        expectWhatTheStateAwaits()
         return DialogueReply(speech: (earlier.0 + [spoken]).joined(separator: " "), expectsAnswer: true, handledIntents: earlier.1)
     }
 

@@ -45,7 +45,7 @@ public struct BenchmarkOutcome: Sendable, Codable {
     /// "margin -2.10 (utterance -1.20, weakest word \"garage\" -2.10)".
     var marginAccount: String {
         var text = String(format: "margin %.2f (utterance %.2f", margin, utteranceMargin)
-        if let weakestWord { text += ", weakest word \"\(weakestWord.word)\" " + String(format: "%.2f", weakestWord.evidence) }
+        if let weakestWord { text += ", weakest word " + weakestWord.summary }
         return text + ")"
     }
 }

@@ -69,7 +69,7 @@ public struct TurnReport: Sendable, Codable, Equatable {
             lines.append("  intent:     none (\(rejection ?? "rejected"))")
         }
         var sureness = "  confidence: " + String(format: "%.2f", confidence)
-        if let weakestWord { sureness += " (weakest word \"\(weakestWord.word)\", " + String(format: "%.2f", weakestWord.evidence) + ")" }
+        if let weakestWord { sureness += " (weakest word " + weakestWord.summary + ")" }
         lines.append(sureness)
         lines.append("  reply:      \"\(reply)\"\(expectsAnswer ? " (waiting for an answer)" : "")")
         if let problem { lines.append("  problem:    \(problem)") }

@@ -34,7 +34,7 @@ public struct Recognition: Sendable, Equatable {
     public var guess: [String] = []
 
     /// The word with the least evidence: the one the grammar may have forced onto the audio.
-    public var weakestWord: WordFit? { wordFits.min { $0.evidence < $1.evidence } }
+    public var weakestWord: WordFit? { WordFit.weakest(of: wordFits) }
 
     public var text: String { words.joined(separator: " ") }
 

@@ -263,6 +263,13 @@ public final class Recognizer {
     /// 10 ms frames of quiet after the last word that show it was said in full.
     public static let quietFramesAfterFinishedPhrase = 10
 
+    /// Decodes with the active grammar search; its path's segments too when confidence is
+    /// measured (they come from the active search's result, so are read before another runs).
+    private func decodeGrammarPath(_ samples: [Int16]) throws(RecognitionError) -> (Decoder.Hypothesis, [Decoder.Segment]) {
+        let hypothesis = try decoder.decodeWhole(samples)
+        return (hypothesis, configuration.measuresConfidence ? decoder.segments() : [])
+    }
+
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use.
     public func recognize(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
         guard let graph = activeGraph else {
@@ -270,9 +277,7 @@ public final class Recognizer {
         }
         let started = Date()
         try decoder.activate(grammarName)
-        var hypothesis = try decoder.decodeWhole(samples)
-        // Segments come from the active search's result, so they are read before another runs.
-        var grammarPath = decoder.segments()
+        var (hypothesis, grammarPath) = try decodeGrammarPath(samples)
         if hypothesis.words.isEmpty && hypothesis.frames > 0 {
             // No complete path: some voices get one only when silence between words is all but ruled out.
             if case .pending(let states, let start, let final, let arcs) = tightSearch {
@@ -281,8 +286,7 @@ public final class Recognizer {
                 tightSearch = .installed
             }
             try decoder.activate(tightGrammarName)
-            hypothesis = try decoder.decodeWhole(samples)
-            grammarPath = decoder.segments()
+            (hypothesis, grammarPath) = try decodeGrammarPath(samples)
             try decoder.activate(grammarName)
         }
 
@@ -302,24 +306,25 @@ public final class Recognizer {
                 wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: phoneLoop, naturalLog: decoder.naturalLog)
             }
         }
-        let margin = Confidence.margin(utterance: utteranceMargin, words: wordFits)
+        let weakest = WordFit.weakest(of: wordFits)
+        let margin = Confidence.margin(utterance: utteranceMargin, weakest: weakest)
         let elapsed = Date().timeIntervalSince(started)
 
         let interpretation = graph.interpret(hypothesis.words)
         var rejection: String?
+        // Rejected only for want of confidence, and not by much: worth asking about.
+        var isGuess = false
         if hypothesis.words.isEmpty {
             rejection = "nothing in the grammar matched"
         } else if hypothesis.words.contains(where: Phones.isGarbageWord) {
             rejection = "speech outside the grammar"
         } else if configuration.measuresConfidence, margin < configuration.rejectionMargin {
-            rejection = "too unsure (\(Confidence.describe(utterance: utteranceMargin, words: wordFits)) < \(configuration.rejectionMargin))"
+            rejection = "too unsure (\(Confidence.describe(utterance: utteranceMargin, weakest: weakest)) < \(configuration.rejectionMargin))"
+            isGuess = interpretation != nil && margin >= configuration.askMargin
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }
         let isRejected = rejection != nil
-        // Rejected only for want of confidence, and not by much: worth asking about.
-        let isGuess = isRejected && interpretation != nil && !hypothesis.words.contains(where: Phones.isGarbageWord)
-            && margin < configuration.rejectionMargin && margin >= configuration.askMargin
         return Recognition(
             words: isRejected ? [] : hypothesis.words,
             isRejected: isRejected,
@@ -369,16 +374,12 @@ public enum Confidence {
     }
 
     /// The margin judged against the threshold: the utterance's, or its weakest word's evidence if lower.
-    public static func margin(utterance: Double, words: [WordFit]) -> Double {
-        words.map(\.evidence).reduce(utterance, min)
+    public static func margin(utterance: Double, weakest: WordFit?) -> Double {
+        min(utterance, weakest?.evidence ?? utterance)
     }
 
     /// "margin -2.31, weakest word \"garage\" -3.10", for logs.
-    static func describe(utterance: Double, words: [WordFit]) -> String {
-        var text = "margin " + String(format: "%.2f", utterance)
-        if let weakest = words.min(by: { $0.evidence < $1.evidence }) {
-            text += ", weakest word \"\(weakest.word)\" " + String(format: "%.2f", weakest.evidence)
-        }
-        return text
+    static func describe(utterance: Double, weakest: WordFit?) -> String {
+        "margin " + String(format: "%.2f", utterance) + (weakest.map { ", weakest word " + $0.summary } ?? "")
     }
 }

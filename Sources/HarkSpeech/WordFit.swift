@@ -1,3 +1,5 @@
+import Foundation
+
 /// How well one word of the grammar's path explains its own stretch of audio, against free
 /// phones over the same frames.
 ///
@@ -26,6 +28,12 @@ public struct WordFit: Sendable, Equatable, Codable {
     /// every real recording of home-en above the words that jarvis recordings were forced onto.
     public var evidence: Double { margin * (Double(frames) / Self.evidenceFrames).squareRoot() }
     public static let evidenceFrames = 144.0
+
+    /// The fit with the least evidence: the word the grammar may have forced onto the audio.
+    public static func weakest(of fits: [WordFit]) -> WordFit? { fits.min { $0.evidence < $1.evidence } }
+
+    /// "\"porch\" -2.16": the word and its evidence, for logs and reports.
+    public var summary: String { "\"\(word)\" " + String(format: "%.2f", evidence) }
 
     /// The fit of each word of `grammarPath` (fillers and silence left out), in order. The phone
     /// loop's segments rarely line up with the words, so each one's score is spread evenly

@@ -261,9 +261,12 @@ import Testing
         // Evidence weighs each word's margin by the square root of its share of 144 frames.
         #expect(abs(words[1].evidence - (-3)) < 1e-9)
         #expect(abs(words[2].evidence - (-1.5)) < 1e-9)
-        #expect(Confidence.margin(utterance: -1, words: words) == words[1].evidence)
-        #expect(Confidence.margin(utterance: -4, words: words) == -4)
-        #expect(Confidence.margin(utterance: -1, words: []) == -1)
+        #expect(WordFit.weakest(of: words) == words[1])
+        #expect(WordFit.weakest(of: []) == nil)
+        #expect(Confidence.margin(utterance: -1, weakest: WordFit.weakest(of: words)) == words[1].evidence)
+        #expect(Confidence.margin(utterance: -4, weakest: WordFit.weakest(of: words)) == -4)
+        #expect(Confidence.margin(utterance: -1, weakest: nil) == -1)
+        #expect(words[1].summary == "\"garage\" -3.00")
     }
 
     @Test func confidenceIsHalfAtTheThreshold() {
