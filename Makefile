@@ -87,8 +87,9 @@ bench-wake: release
 	$(RELEASE_HARK) bench-wake --positives $(WAKE_CORPUS) --negatives bench-out/negatives --json bench-out/wake.json
 
 # Recogniser corpus: the home-en sentences, sentences drawn from the apps' phrases and speech to
-# reject, in many synthetic voices, clean and at 20, 10 and 5 dB SNR (bench/make-corpus.sh; it
-# uses festival's English voices, installed here when missing). bench-corpus makes it if absent.
+# reject, in many synthetic voices, clean and at 20, 10 and 5 dB SNR, and the real home-en
+# recordings in the same noises (bench/make-corpus.sh; it uses festival's English voices,
+# installed here when missing). bench-corpus makes it if absent.
 .PHONY: corpus bench-corpus
 CORPUS_FESTIVAL_PACKAGES = festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
 corpus: release
@@ -101,11 +102,13 @@ corpus: release
 	HARK=$(RELEASE_HARK) bench/make-corpus.sh bench-out/corpus
 
 bench-corpus: release
-	@[ -d bench-out/corpus/clean ] || $(MAKE) --no-print-directory corpus
+	@[ -d bench-out/corpus/clean ] && [ -d bench-out/corpus/real-snr10 ] || $(MAKE) --no-print-directory corpus
 	$(RELEASE_HARK) bench bench-out/corpus/clean --apps apps --json bench-out/corpus-clean.json
 	$(RELEASE_HARK) bench bench-out/corpus/snr20 --apps apps --json bench-out/corpus-snr20.json
 	$(RELEASE_HARK) bench bench-out/corpus/snr10 --apps apps --json bench-out/corpus-snr10.json
 	$(RELEASE_HARK) bench bench-out/corpus/snr5 --apps apps --json bench-out/corpus-snr5.json
+	$(RELEASE_HARK) bench bench-out/corpus/real-snr20 bench-out/corpus/real-snr10 bench-out/corpus/real-snr5 \
+	    --apps apps --json bench-out/corpus-real.json
 
 # Installs hark, the bundled apps and models, a settings file (kept if one exists) and the
 # systemd unit. DESTDIR stages into a folder instead (for packaging).

@@ -8,8 +8,10 @@
 # layout ({"text", "intent": {"name"}, "slots"}; "intent": null for speech Hark must
 # reject) plus "voice", "rate", "noise" and "snr" for analysis. hark bench ignores the
 # extra keys. Names say what a file is, SOURCE-TEXT-VOICE-rRATE, as in
-# home-turn_on_the_garage_light-flite_slt-r100.wav. The output is generated and large:
-# it is not committed.
+# home-turn_on_the_garage_light-flite_slt-r100.wav. It also writes OUTDIR/real-snr20,
+# real-snr10 and real-snr5: the home-en recordings themselves (real people) mixed with the
+# same noises, with their own sidecars (plus "voice": "real:home-en", "noise", "snr").
+# The output is generated and large: it is not committed.
 #
 # Sentences, each said by VOICES (default 3) voice and rate combinations:
 #   * the texts of the home-en recordings' sidecars (HOME_EN, default
@@ -35,7 +37,7 @@
 # by sox in repeatable mode (-R) and cut at an offset taken from the file name, so every
 # run writes the same files.
 #
-# Rerunning rebuilds OUTDIR's four condition folders from scratch; the new ones replace
+# Rerunning rebuilds OUTDIR's condition folders from scratch; the new ones replace
 # the old only once all are made, so an interrupted run leaves the previous corpus.
 # Progress goes to standard error every 50 recordings; the summary at the end (files and
 # minutes per condition, recordings per voice) also to OUTDIR/summary.txt.
@@ -57,6 +59,8 @@ voices_per_sentence=${VOICES:-3}
 rejects=$repo/bench/out-of-grammar.txt
 conditions=(clean snr20 snr10 snr5)
 snrs=(60 20 10 5)
+real_conditions=(real-snr20 real-snr10 real-snr5)
+real_snrs=(20 10 5)
 kinds=(white pink brown babble)
 rates=(100 120 80)
 
@@ -79,7 +83,7 @@ work=$(mktemp -d)
 stage=$out/.partial
 trap 'rm -rf "$work" "$stage"' EXIT
 rm -rf "$stage"
-for condition in "${conditions[@]}"; do mkdir -p "$stage/$condition"; done
+for condition in "${conditions[@]}" "${real_conditions[@]}"; do mkdir -p "$stage/$condition"; done
 started=$SECONDS
 
 # --- Sentences: NAME-STEM <tab> TEXT <tab> SIDECAR JSON, one a line -------------------
@@ -247,11 +251,45 @@ while IFS=$'\t' read -r -u 3 stem text sidecar; do
   done
 done 3< "$work/sentences.tsv"
 
+# --- Real voices in noise: the home-en recordings themselves, mixed as above ----------------
+# Same noise kinds and levels; the speech level is measured over the speech alone (quiet
+# ends cut at -40 dB, as these recordings have a room's floor, not digital silence).
+real_made=0
+if [ -d "$home_en" ]; then
+  for wav in "$home_en"/*.wav; do
+    base=$(basename "$wav" .wav)
+    [ -f "$home_en/$base.json" ] || continue
+    sox -R "$wav" -c 1 -b 16 "$work/real.wav" remix - rate 16k norm -6
+    sox -R "$work/real.wav" "$work/real-speech.wav" silence 1 0.01 -40d reverse silence 1 0.01 -40d reverse
+    speech_rms=$(rms "$work/real-speech.wav")
+    length=$(soxi -s "$work/real.wav")
+    hash=$(printf '%s' "real-$base" | cksum | cut -d' ' -f1)
+    kind=${kinds[$(( real_made % ${#kinds[@]} ))]}
+    offset=$(( hash % (bed_samples - length) ))
+    sox -R "$work/noise-$kind.wav" "$work/noise.wav" trim "${offset}s" "${length}s"
+    noise_rms=$(rms "$work/noise.wav")
+    for c in "${!real_conditions[@]}"; do
+      snr=${real_snrs[$c]}
+      gain=$(awk -v s="$speech_rms" -v n="$noise_rms" -v snr="$snr" 'BEGIN { printf "%.6f", 0.5 * (s / 10 ^ (snr / 20)) / n }')
+      sox -R -m -v 0.5 "$work/real.wav" -v "$gain" "$work/noise.wav" "$stage/${real_conditions[$c]}/$base.wav" norm -3
+      python3 -c 'import json, sys
+item = json.load(open(sys.argv[1], encoding="utf-8"))
+item.update(voice="real:home-en", noise=sys.argv[2], snr=int(sys.argv[3]))
+print(json.dumps(item))' "$home_en/$base.json" "$kind" "$snr" > "$stage/${real_conditions[$c]}/$base.json"
+    done
+    real_made=$(( real_made + 1 ))
+  done
+  echo "$real_made home-en recordings mixed with noise" >&2
+fi
+
 # --- Into place, and a summary ---------------------------------------------------------------
 {
   echo "corpus: $made recordings of $sentences sentences, $voices_per_sentence voices each (PER_PHRASE=$per_phrase SEED=$seed)"
-  for condition in "${conditions[@]}"; do
+  [ "$real_made" -eq 0 ] || echo "real voices: $real_made home-en recordings at ${real_snrs[*]} dB SNR"
+  [ "$real_made" -gt 0 ] || rmdir "${real_conditions[@]/#/$stage/}"
+  for condition in "${conditions[@]}" "${real_conditions[@]}"; do
     rm -rf "${out:?}/$condition"
+    [ -d "$stage/$condition" ] || continue
     mv "$stage/$condition" "$out/$condition"
     seconds=$(soxi -D "$out/$condition"/*.wav | awk '{ s += $1 } END { printf "%.0f", s }')
     printf '%-6s %5d files, %5.1f minutes\n' "$condition" "$(find "$out/$condition" -name '*.wav' | wc -l)" \
