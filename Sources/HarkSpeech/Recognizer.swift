@@ -23,13 +23,15 @@ public struct RecognizerConfiguration: Sendable {
     public var garbagePhoneProbability: Float = 1e-10
     /// An utterance whose margin (see `Confidence`) is below this is rejected.
     public var rejectionMargin: Double = Confidence.defaultThreshold
-    /// A phrase of the grammar rejected with a margin at or above this (and below
-    /// `rejectionMargin`) is kept as a guess the conversation can check ("Did you say …?")
-    /// instead of giving up. On the generated corpus, between -2.25 and -1.6 lie 12 % of the
-    /// commands (most of them heard right) and 13 % of the out-of-grammar sentences; on real
-    /// voices, none of home-en and 4 % of the "jarvis" recordings. Set it to `rejectionMargin`
-    /// to never ask.
-    public var askMargin: Double = Confidence.defaultAskThreshold
+    /// How far below `rejectionMargin` a phrase of the grammar is still kept as a guess the
+    /// conversation can check ("Did you say …?") instead of giving up. A width rather than a
+    /// margin, so the band follows the threshold when someone moves it. On the generated
+    /// corpus, the default band (-2.25 to -1.6) holds 12 % of the commands (most of them heard
+    /// right) and 13 % of the out-of-grammar sentences; on real voices, none of home-en and
+    /// 4 % of the "jarvis" recordings. 0 never asks.
+    public var askBand: Double = Confidence.defaultAskBand
+    /// The lowest margin asked about: `rejectionMargin - askBand`.
+    public var askMargin: Double { rejectionMargin - askBand }
     /// Whether to run the phone-loop pass that measures confidence.
     public var measuresConfidence = true
 
@@ -361,9 +363,9 @@ public enum Confidence {
     /// as "turn on the kitchen light") were taken for commands, against 14.8 % at the
     /// previous -1.8 on the utterance's margin alone.
     public static let defaultThreshold = -1.6
-    /// Below the threshold but at or above this, a phrase is a guess worth asking about
-    /// (see `RecognizerConfiguration.askMargin`).
-    public static let defaultAskThreshold = -2.25
+    /// Within this much below the threshold, a phrase is a guess worth asking about
+    /// (see `RecognizerConfiguration.askBand`).
+    public static let defaultAskBand = 0.65
     /// How sharply confidence falls around the threshold.
     public static let spread = 0.25
 

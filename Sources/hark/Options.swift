@@ -56,9 +56,9 @@ struct RecognizerOptions: ParsableArguments {
     var rejectionMargin: Double?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at or above this (default -2.25; equal to --rejection-margin never asks).",
-                               valueName: "margin"))
-    var askMargin: Double?
+            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default 0.65, so -2.25 to -1.6 by default; 0 never asks).",
+                               valueName: "width"))
+    var askBand: Double?
 
     @Option(help: ArgumentHelp("Probability per phone of the garbage loop that catches speech outside the grammar (e.g. 1e-10); higher rejects more.",
                                valueName: "p"))
@@ -68,9 +68,8 @@ struct RecognizerOptions: ParsableArguments {
     var decoderLog: String?
 
     func validate() throws {
-        let rejecting = rejectionMargin ?? Confidence.defaultThreshold
-        if let askMargin, askMargin > rejecting {
-            throw ValidationError("--ask-margin (\(askMargin)) must be at or below the rejection margin (\(rejecting)): it asks about phrases just below it")
+        if let askBand, !(askBand >= 0 && askBand.isFinite) {
+            throw ValidationError("--ask-band must be a width of 0 or more (how far below the rejection margin to ask), not \(askBand)")
         }
         if let garbageProbability, !(garbageProbability > 0 && garbageProbability < 1) {
             throw ValidationError("--garbage-probability must be between 0 and 1, not \(garbageProbability)")
@@ -80,7 +79,7 @@ struct RecognizerOptions: ParsableArguments {
     var configuration: RecognizerConfiguration {
         var configuration = RecognizerConfiguration()
         if let rejectionMargin { configuration.rejectionMargin = rejectionMargin }
-        if let askMargin { configuration.askMargin = askMargin }
+        if let askBand { configuration.askBand = askBand }
         if let decoderLog { configuration.logFile = decoderLog }
         if let garbageProbability { configuration.garbagePhoneProbability = garbageProbability }
         return configuration

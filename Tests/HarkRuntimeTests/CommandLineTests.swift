@@ -208,6 +208,9 @@ import Testing
         let outcome = try Self.hark(["say", "Hello", "--rate", "9000", "--out", "/tmp/x.wav"])
         #expect(outcome.status == 64)
         #expect(outcome.errors.contains("--rate 9000 is outside"))
+        let band = try Self.hark(["run", "--apps", "apps", "--ask-band", "-0.5", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
+        #expect(band.status == 64)
+        #expect(band.errors.contains("--ask-band must be a width of 0 or more"))
     }
 
     @Test func listenWithoutASoundCardSaysSoPlainly() throws {

@@ -269,6 +269,16 @@ import Testing
         #expect(words[1].summary == "\"garage\" -3.00")
     }
 
+    @Test func theAskBandFollowsTheThreshold() {
+        var configuration = RecognizerConfiguration()
+        #expect(abs(configuration.askMargin - (-2.25)) < 1e-9)
+        // Someone who rejects more (a threshold nearer 0) still gets a band below it to ask in.
+        configuration.rejectionMargin = -1.0
+        #expect(abs(configuration.askMargin - (-1.65)) < 1e-9)
+        configuration.askBand = 0
+        #expect(configuration.askMargin == configuration.rejectionMargin)
+    }
+
     @Test func confidenceIsHalfAtTheThreshold() {
         #expect(abs(Confidence.from(margin: Confidence.defaultThreshold) - 0.5) < 1e-9)
         #expect(Confidence.from(margin: 0) > 0.95)
