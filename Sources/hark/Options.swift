@@ -60,19 +60,12 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "width"))
     var askBand: Double?
 
-    @Option(help: ArgumentHelp("Probability per phone of the garbage loop that catches speech outside the grammar (e.g. 1e-10); higher rejects more.",
-                               valueName: "p"))
-    var garbageProbability: Float?
-
     @Option(help: ArgumentHelp("Write pocketsphinx's own log to this file.", valueName: "file"))
     var decoderLog: String?
 
     func validate() throws {
         if let askBand, !(askBand >= 0 && askBand.isFinite) {
             throw ValidationError("--ask-band must be a width of 0 or more (how far below the rejection margin to ask), not \(askBand)")
-        }
-        if let garbageProbability, !(garbageProbability > 0 && garbageProbability < 1) {
-            throw ValidationError("--garbage-probability must be between 0 and 1, not \(garbageProbability)")
         }
     }
 
@@ -81,7 +74,6 @@ struct RecognizerOptions: ParsableArguments {
         if let rejectionMargin { configuration.rejectionMargin = rejectionMargin }
         if let askBand { configuration.askBand = askBand }
         if let decoderLog { configuration.logFile = decoderLog }
-        if let garbageProbability { configuration.garbagePhoneProbability = garbageProbability }
         return configuration
     }
 }
