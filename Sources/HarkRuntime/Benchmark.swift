@@ -309,6 +309,12 @@ public struct Benchmark: Sendable {
         return report
     }
 
+    /// Slots by name, so two runs' accounts of the same result read the same.
+    static func describe(_ slots: [String: String]) -> String {
+        slots.isEmpty ? "[:]" : "[" + slots.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\($0.value)\"" }
+            .joined(separator: ", ") + "]"
+    }
+
     static func outcome(_ turn: TurnReport, expected: ExpectedUnderstanding, url: URL,
                         catalog: AppCatalog) -> BenchmarkOutcome {
         var outcome = BenchmarkOutcome(
@@ -317,13 +323,13 @@ public struct Benchmark: Sendable {
             utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord,
             understood: !turn.rejected && turn.intent != nil, intentRight: false, commandRight: false,
             slotConfusions: [], account: "")
-        let heard = turn.intent.map { "heard \"\(turn.text)\" as \($0) \(turn.slots)" }
+        let heard = turn.intent.map { "heard \"\(turn.text)\" as \($0) \(Self.describe(turn.slots))" }
             ?? "heard \"\(turn.text)\": \(turn.rejection ?? "not understood")"
         guard let intent = expected.intent else {
             outcome.account = heard
             return outcome
         }
-        outcome.account = "\(heard), expected \(intent.name) \(expected.slots ?? [:])"
+        outcome.account = "\(heard), expected \(intent.name) \(Self.describe(expected.slots ?? [:]))"
         guard outcome.understood else { return outcome }
         outcome.intentRight = turn.intent == intent.name
         let match = catalog.apps.first { $0.identifier == turn.app }

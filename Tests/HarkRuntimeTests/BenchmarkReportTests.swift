@@ -33,6 +33,13 @@ import Testing
         #expect(report.byVoice.keys.sorted() == ["flite:awb"])
     }
 
+    @Test func slotsAreWrittenInNameOrder() {
+        // A dictionary's own order changes from run to run; accounts must not.
+        let slots = ["state": "on", "name": "garage light", "colour": "red"]
+        #expect(Benchmark.describe(slots) == "[\"colour\": \"red\", \"name\": \"garage light\", \"state\": \"on\"]")
+        #expect(Benchmark.describe([:]) == "[:]")
+    }
+
     @Test func tableCoversEveryQuarterAndTheSetting() throws {
         let report = BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8)
         let thresholds = report.thresholds.map(\.threshold)
