@@ -198,6 +198,17 @@ bed_samples=$(( bed_seconds * 16000 ))
 
 # --- Recordings ---------------------------------------------------------------------------
 rms() { sox "$1" -n stat 2>&1 | awk '/RMS +amplitude/ { print $3 }'; }
+# LENGTH samples of KIND noise, cut at an offset taken from HASH, into $work/noise.wav.
+cut_noise() { # kind length hash
+  sox -R "$work/noise-$1.wav" "$work/noise.wav" trim "$(( $3 % (bed_samples - $2) ))s" "${2}s"
+}
+# Speech (RMS measured over the speech alone) and $work/noise.wav (RMS over all of it) at SNR dB:
+# mixed at half level, then brought back to a -3 dBFS peak, so no sample clips.
+mix() { # speech.wav speech-rms noise-rms snr out.wav
+  local gain
+  gain=$(awk -v s="$2" -v n="$3" -v snr="$4" 'BEGIN { printf "%.6f", 0.5 * (s / 10 ^ (snr / 20)) / n }')
+  sox -R -m -v 0.5 "$1" -v "$gain" "$work/noise.wav" "$5" norm -3
+}
 
 sentences=$(wc -l < "$work/sentences.tsv")
 total=$(( sentences * voices_per_sentence ))
@@ -232,15 +243,11 @@ while IFS=$'\t' read -r -u 3 stem text sidecar; do
     before=$(( 4800 + hash % 5 * 800 ))
     after=$(( 4800 + hash / 5 % 5 * 800 ))
     sox -R "$work/speech.wav" "$work/padded.wav" pad "${before}s" "${after}s"
-    length=$(soxi -s "$work/padded.wav")
-    offset=$(( hash % (bed_samples - length) ))
-    sox -R "$work/noise-$kind.wav" "$work/noise.wav" trim "${offset}s" "${length}s"
+    cut_noise "$kind" "$(soxi -s "$work/padded.wav")" "$hash"
     noise_rms=$(rms "$work/noise.wav")
     for c in "${!conditions[@]}"; do
       snr=${snrs[$c]}
-      gain=$(awk -v s="$speech_rms" -v n="$noise_rms" -v snr="$snr" 'BEGIN { printf "%.6f", 0.5 * (s / 10 ^ (snr / 20)) / n }')
-      # Mixed at half level, then brought back to a -3 dBFS peak: no sample clips.
-      sox -R -m -v 0.5 "$work/padded.wav" -v "$gain" "$work/noise.wav" "$stage/${conditions[$c]}/$name.wav" norm -3
+      mix "$work/padded.wav" "$speech_rms" "$noise_rms" "$snr" "$stage/${conditions[$c]}/$name.wav"
       printf '%s, "voice": "%s:%s", "rate": %d, "noise": "%s", "snr": %d}\n' \
         "${sidecar%\}}" "$engine" "$voice" "$rate" "$kind" "$snr" > "$stage/${conditions[$c]}/$name.json"
     done
@@ -262,16 +269,13 @@ if [ -d "$home_en" ]; then
     sox -R "$wav" -c 1 -b 16 "$work/real.wav" remix - rate 16k norm -6
     sox -R "$work/real.wav" "$work/real-speech.wav" silence 1 0.01 -40d reverse silence 1 0.01 -40d reverse
     speech_rms=$(rms "$work/real-speech.wav")
-    length=$(soxi -s "$work/real.wav")
     hash=$(printf '%s' "real-$base" | cksum | cut -d' ' -f1)
     kind=${kinds[$(( real_made % ${#kinds[@]} ))]}
-    offset=$(( hash % (bed_samples - length) ))
-    sox -R "$work/noise-$kind.wav" "$work/noise.wav" trim "${offset}s" "${length}s"
+    cut_noise "$kind" "$(soxi -s "$work/real.wav")" "$hash"
     noise_rms=$(rms "$work/noise.wav")
     for c in "${!real_conditions[@]}"; do
       snr=${real_snrs[$c]}
-      gain=$(awk -v s="$speech_rms" -v n="$noise_rms" -v snr="$snr" 'BEGIN { printf "%.6f", 0.5 * (s / 10 ^ (snr / 20)) / n }')
-      sox -R -m -v 0.5 "$work/real.wav" -v "$gain" "$work/noise.wav" "$stage/${real_conditions[$c]}/$base.wav" norm -3
+      mix "$work/real.wav" "$speech_rms" "$noise_rms" "$snr" "$stage/${real_conditions[$c]}/$base.wav"
       python3 -c 'import json, sys
 item = json.load(open(sys.argv[1], encoding="utf-8"))
 item.update(voice="real:home-en", noise=sys.argv[2], snr=int(sys.argv[3]))
