@@ -78,8 +78,11 @@ import Testing
         #expect(left == ["soup off", "home on"])
     }
 
-    /// `hark shortcuts add` in another process while Hark runs: the next request hears the phrase, within a second.
-    @Test func aRunningConversationHearsANewShortcutWithinASecond() async throws {
+    /// `hark shortcuts add` in another process while Hark runs: the next request hears the phrase.
+    /// The watcher looks every `ShortcutsReloader.pollInterval` (0.5 s); the deadline here is
+    /// generous because parallel tests can hold the machine for seconds, and a timing budget
+    /// belongs in a benchmark, not a unit test.
+    @Test func aRunningConversationHearsANewShortcut() async throws {
         let setup = try Self.setup()
         let (engine, _) = try await Assistant.dialogueEngine(setup.configuration)
         let conversation = ConversationService(engine)
@@ -93,10 +96,10 @@ import Testing
                                                                         values: ["name": "garage light", "state": "on"])])
         let clock = ContinuousClock()
         let started = clock.now
-        while await conversation.personalShortcuts.isEmpty, clock.now - started < .seconds(1) {
+        while await conversation.personalShortcuts.isEmpty, clock.now - started < .seconds(15) {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(clock.now - started < .seconds(1))
+        #expect(await !conversation.personalShortcuts.isEmpty, "not reloaded after \(clock.now - started)")
         let after = await conversation.respond(to: .text("garage on")).0
         #expect(after.speech == "Home: Turning on the garage light.")
     }

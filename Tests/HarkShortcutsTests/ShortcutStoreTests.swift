@@ -52,7 +52,8 @@ import Testing
     }
 
     /// Another process's change is seen through the change counter, polled the way `hark listen` polls it.
-    @Test func anotherConnectionSeesAChangeWithinASecond() async throws {
+    /// The deadline is generous: parallel tests can hold the machine for seconds.
+    @Test func anotherConnectionSeesAChange() async throws {
         let first = try Self.store()
         let second = try ShortcutStore(url: first.url)
         let before = try second.changeVersion()
@@ -60,7 +61,7 @@ import Testing
         let clock = ContinuousClock()
         let started = clock.now
         var seen = false
-        while clock.now - started < .seconds(1) {
+        while clock.now - started < .seconds(10) {
             if try second.changeVersion() != before { seen = true; break }
             try await Task.sleep(for: .milliseconds(100))
         }
