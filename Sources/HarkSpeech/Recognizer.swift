@@ -48,17 +48,39 @@ public struct RecognizerConfiguration: Sendable {
 public final class Recognizer {
     public let configuration: RecognizerConfiguration
     private let decoder: Decoder
-    private var activeGraph: WordGraph?
     private static let phoneLoopSearch = "hark-phone-loop"
-    private var grammarGeneration = 0
-    private var grammarName: String { "hark-grammar-\(grammarGeneration)" }
-    private var tightGrammarName: String { "hark-grammar-tight-\(grammarGeneration)" }
-    private enum TightSearch {
-        case none
-        case pending(states: Int, start: Int, final: Int, arcs: [(from: Int, to: Int, word: String?, probability: Float)])
-        case installed
+
+    /// A grammar compiled into decoder searches.
+    private final class InstalledGrammar {
+        typealias Arcs = [(from: Int, to: Int, word: String?, probability: Float)]
+        enum TightSearch {
+            case pending(states: Int, start: Int, final: Int, arcs: Arcs)
+            case installed
+        }
+        let grammar: Grammar
+        let graph: WordGraph
+        let search: String
+        let tightSearch: String
+        var tight: TightSearch
+
+        init(grammar: Grammar, graph: WordGraph, search: String, tightSearch: String, tight: TightSearch) {
+            self.grammar = grammar
+            self.graph = graph
+            self.search = search
+            self.tightSearch = tightSearch
+            self.tight = tight
+        }
     }
-    private var tightSearch = TightSearch.none
+    /// The grammars used last, most recent first; the first is in use. They stay installed so
+    /// that a conversation going back to one (the top level after a question) switches to it
+    /// instead of compiling it again: with an app of a thousand song names that took 86 ms
+    /// a turn, before the person's words were even decoded.
+    private var installed: [InstalledGrammar] = []
+    /// How many grammars stay installed: the top level and the questions of a conversation
+    /// two deep. Each costs decoder memory in proportion to its size.
+    static let keptGrammars = 3
+    private var grammarGeneration = 0
+    private var inUse: InstalledGrammar? { installed.first }
 
     /// The second grammar search (the first uses the decoder's -silprob, see Decoder), for utterances the first finds no complete path through (some
     /// synthetic voices, e.g. espeak-ng's "make the living room lamp blue"): silence almost never.
@@ -152,8 +174,15 @@ public final class Recognizer {
 
     // MARK: Grammar
 
-    /// Compiles `grammar` and makes it the one utterances are decoded against.
+    /// Compiles `grammar` and makes it the one utterances are decoded against. A grammar used
+    /// a moment ago is switched back to, not compiled again.
     public func use(_ grammar: Grammar) throws(RecognitionError) {
+        if let index = installed.firstIndex(where: { $0.grammar == grammar }) {
+            let entry = installed.remove(at: index)
+            try decoder.activate(entry.search)
+            installed.insert(entry, at: 0)
+            return
+        }
         let problems = grammar.problems()
         guard problems.isEmpty else { throw RecognitionError(.grammar, problems.joined(separator: "; ")) }
         let unknown = try unknownWords(in: grammar)
@@ -161,12 +190,15 @@ public final class Recognizer {
             throw RecognitionError(.unknownWords(unknown),
                                    "the dictionary does not know \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); add a pronunciation to models/lexicon.dict")
         }
-        let graph = WordGraph(grammar)
-        try install(graph)
-        activeGraph = graph
+        installed.insert(try install(grammar), at: 0)
+        while installed.count > Self.keptGrammars, let oldest = installed.popLast() {
+            try decoder.removeSearch(oldest.search)
+            if case .installed = oldest.tight { try decoder.removeSearch(oldest.tightSearch) }
+        }
     }
 
-    private func install(_ graph: WordGraph) throws(RecognitionError) {
+    private func install(_ grammar: Grammar) throws(RecognitionError) -> InstalledGrammar {
+        let graph = WordGraph(grammar)
         // No garbage loop of phones beside the grammar: at any weight that left good commands
         // alone it never won once the phone-loop pass measured confidence (every margin and
         // verdict the same on 833 recordings with and without it, decoding time within
@@ -180,17 +212,16 @@ public final class Recognizer {
             (arc.from, arc.to, arc.word, 1)
         }
         // A fresh name each time: replacing the active search in place is unsafe here.
-        // Once the new one is active, the old one is freed, so grammars that change
-        // every turn do not pile up.
-        var previous = grammarGeneration > 0 ? [grammarName] : []
-        if case .installed = tightSearch { previous.append(tightGrammarName) }
         grammarGeneration += 1
-        try decoder.installGraph(name: grammarName, states: acceptor.stateCount, start: acceptor.start,
+        let entry = InstalledGrammar(grammar: grammar, graph: graph, search: "hark-grammar-\(grammarGeneration)",
+                                     tightSearch: "hark-grammar-tight-\(grammarGeneration)",
+                                     // The second search costs as much memory as the first: it is
+                                     // made the first time an utterance needs it.
+                                     tight: .pending(states: acceptor.stateCount, start: acceptor.start,
+                                                     final: acceptor.final, arcs: arcs))
+        try decoder.installGraph(name: entry.search, states: acceptor.stateCount, start: acceptor.start,
                                  final: acceptor.final, arcs: arcs)
-        for name in previous { try decoder.removeSearch(name) }
-        // The second search costs as much memory as the first:
-        // it is made the first time an utterance needs it.
-        tightSearch = .pending(states: acceptor.stateCount, start: acceptor.start, final: acceptor.final, arcs: arcs)
+        return entry
     }
 
     private func installPhoneLoop() throws(RecognitionError) {
@@ -223,10 +254,10 @@ public final class Recognizer {
         do {
             hypothesis = try decoder.decodeWhole(samples)
         } catch {
-            try? decoder.activate(grammarName)
+            if let inUse { try? decoder.activate(inUse.search) }
             throw error
         }
-        if activeGraph != nil { try decoder.activate(grammarName) }
+        if let inUse { try decoder.activate(inUse.search) }
         let words = hypothesis.words
         return Recognition(words: words, isRejected: words.isEmpty, confidence: words.isEmpty ? 0 : 1,
                            rejection: words.isEmpty ? "nothing was heard" : nil, margin: 0, interpretation: nil,
@@ -252,7 +283,7 @@ public final class Recognizer {
     /// Whether an accepted recognition is a whole phrase of the grammar in use that no phrase
     /// continues, however little quiet followed it.
     public func isWholePhrase(_ recognition: Recognition) -> Bool {
-        guard let graph = activeGraph, !recognition.isRejected, recognition.interpretation != nil else { return false }
+        guard let graph = inUse?.graph, !recognition.isRejected, recognition.interpretation != nil else { return false }
         return !graph.canContinue(after: recognition.words)
     }
 
@@ -268,22 +299,23 @@ public final class Recognizer {
 
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use.
     public func recognize(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
-        guard let graph = activeGraph else {
+        guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
+        let graph = grammar.graph
         let started = Date()
-        try decoder.activate(grammarName)
+        try decoder.activate(grammar.search)
         var (hypothesis, grammarPath) = try decodeGrammarPath(samples)
         if hypothesis.words.isEmpty && hypothesis.frames > 0 {
             // No complete path: some voices get one only when silence between words is all but ruled out.
-            if case .pending(let states, let start, let final, let arcs) = tightSearch {
-                try decoder.installGraph(name: tightGrammarName, states: states, start: start, final: final, arcs: arcs,
+            if case .pending(let states, let start, let final, let arcs) = grammar.tight {
+                try decoder.installGraph(name: grammar.tightSearch, states: states, start: start, final: final, arcs: arcs,
                                          silenceProbability: Self.tightSilenceProbability)
-                tightSearch = .installed
+                grammar.tight = .installed
             }
-            try decoder.activate(tightGrammarName)
+            try decoder.activate(grammar.tightSearch)
             (hypothesis, grammarPath) = try decodeGrammarPath(samples)
-            try decoder.activate(grammarName)
+            try decoder.activate(grammar.search)
         }
 
         var utteranceMargin = 0.0
@@ -296,7 +328,7 @@ public final class Recognizer {
             let loop = try decoder.decodeWhole(samples)
             let phoneLoop = decoder.segments()
             lastSoundFrame = Decoder.lastSoundEndFrame(of: phoneLoop)
-            try decoder.activate(grammarName)
+            try decoder.activate(grammar.search)
             if loop.score.isFinite {
                 utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.score) / Double(hypothesis.frames)
                 wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: phoneLoop, naturalLog: decoder.naturalLog)

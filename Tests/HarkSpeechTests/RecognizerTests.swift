@@ -173,11 +173,34 @@ import Testing
     /// Each turn installs a grammar; the old ones are freed and decoding still works.
     @Test func manyGrammarSwapsKeepWorking() throws {
         let recognizer = try recognizer()
+        let digits = ["one", "two", "three", "four", "five", "six", "seven"]
         for index in 0..<50 {
-            try recognizer.use(Grammar(rules: [.init(tag: "n", template: try PhraseTemplate("yes | no | number \(["one", "two", "three"][index % 3])"))]))
+            // 50 different grammars, so each is compiled and the oldest kept ones are freed.
+            let phrase = "yes | no | number \(digits[index % 7]) \(digits[index / 7 % 7])"
+            try recognizer.use(Grammar(rules: [.init(tag: "n", template: try PhraseTemplate(phrase))]))
         }
         try recognizer.use(Self.home)
         #expect(try recognizer.recognize(Self.samples("home-en/tell_me_the_time.wav")).text == "tell me the time")
+    }
+
+    /// A conversation goes back to the top level after a question: the grammar kept from
+    /// before is switched back to, and still decodes right after other grammars taught the
+    /// decoder new words in between.
+    @Test func aGrammarUsedAMomentAgoStillWorks() throws {
+        let recognizer = try recognizer()
+        try recognizer.use(Self.home)
+        let question = Grammar(rules: [.init(tag: "answer", template: try PhraseTemplate("yes | no | maybe later"))])
+        try recognizer.use(question)
+        #expect(try recognizer.recognize(Self.samples("home-en/what_time_is_it.wav")).isRejected)
+        try recognizer.learn(["aardvark", "zucchini"])
+        try recognizer.use(Grammar(rules: [.init(tag: "pet", template: try PhraseTemplate("feed the (aardvark | zucchini)"))]))
+        try recognizer.use(Self.home)
+        #expect(try recognizer.recognize(Self.samples("home-en/what_time_is_it.wav")).text == "what time is it")
+        try recognizer.use(question)
+        #expect(try recognizer.recognize(Self.samples("home-en/tell_me_the_time.wav")).isRejected)
+        try recognizer.use(Self.home)
+        let lights = try recognizer.recognize(Self.samples("home-en/turn_on_the_garage_light.wav"))
+        #expect(lights.interpretation?.values["name"]?.identifier == "garage light")
     }
 
     @Test func namesWordsTheDictionaryDoesNotKnow() throws {
