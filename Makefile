@@ -67,6 +67,9 @@ bench: release bench-live
 	$(RELEASE_HARK) bench $(CORPUS) bench-out/reject-jarvis --apps apps --json bench-out/home-en.json
 	$(RELEASE_HARK) bench $(CORPUS) --apps apps --input-rate 48000 --json bench-out/home-en-48k.json
 	$(RELEASE_HARK) bench audio-fixtures/synthetic --apps apps --json bench-out/synthetic.json
+	@echo "The same recordings with a music app of a thousand songs installed beside the others:"
+	@bench/make-large-apps.sh apps bench-out/large-apps
+	$(RELEASE_HARK) bench $(CORPUS) --apps bench-out/large-apps --json bench-out/home-en-large-apps.json
 
 # The live loop on the recorded session: reply latency (end of speech to the first reply sample
 # handed to the loudspeaker), then CPU and memory while waiting for the wake word, in real time.
