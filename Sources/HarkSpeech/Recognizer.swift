@@ -178,9 +178,9 @@ public final class Recognizer {
     /// a moment ago is switched back to, not compiled again.
     public func use(_ grammar: Grammar) throws(RecognitionError) {
         if let index = installed.firstIndex(where: { $0.grammar == grammar }) {
-            let entry = installed.remove(at: index)
-            try decoder.activate(entry.search)
-            installed.insert(entry, at: 0)
+            // Switched to first, so a failure leaves the list as it was.
+            try decoder.activate(installed[index].search)
+            installed.insert(installed.remove(at: index), at: 0)
             return
         }
         let problems = grammar.problems()
