@@ -1,5 +1,5 @@
 public import HarkGrammar
-public import HarkIntents
+internal import HarkIntents
 
 /// The grammars of the turns of a conversation: what each question accepts,
 /// plus the commands that work everywhere (cancel, repeat, help). Rule tags
