@@ -98,6 +98,83 @@ public struct WordAcceptor: Sendable, Equatable {
     }
 }
 
+extension WordAcceptor {
+    /// The same sentences with the names of long lists said as one word each: where a state
+    /// with at least `minimumFan` words leaving it leads to a state left by one word only
+    /// ("caroline" after "sweet" in a list of song names), the two words become one arc
+    /// ("sweet_caroline") and the state goes; and so on, up to `maxWords` words.
+    ///
+    /// pocketsphinx's FSG search walks every state × left-context phone at the end of every
+    /// frame, whether the state is reached or not: an app with a thousand two-word names spends
+    /// a third of its decoding time there. A joined word has the pronunciation of its parts
+    /// one after the other (see `Recognizer`), with no pause allowed between them, so joins
+    /// stop at `maxWords` words. The confidence judges a joined word as one, so a name half
+    /// right counts for more than its wrong half would alone: only long lists, where the
+    /// states are, are joined, and the phrases around them keep their words.
+    ///
+    /// Words that contain `separator` are never joined, so every joined word splits back
+    /// into the words it was made of.
+    public func joiningChains(separator: Character = "_", maxWords: Int = 3, minimumFan: Int = 100) -> WordAcceptor {
+        var incoming = [[Int]](repeating: [], count: stateCount)
+        var outgoing = [[Int]](repeating: [], count: stateCount)
+        for (index, arc) in arcs.enumerated() {
+            incoming[arc.to].append(index)
+            outgoing[arc.from].append(index)
+        }
+        func joinable(_ arc: Arc) -> Bool { arc.word.map { !$0.contains(separator) } ?? false }
+        // A link in a chain: entered by words, left by one word, neither the start nor the end.
+        // Each word that enters becomes a joined word of its own, so no arc is added.
+        let isLink = (0..<stateCount).map { state in
+            state != start && state != final && outgoing[state].count == 1 && !incoming[state].isEmpty
+                && joinable(arcs[outgoing[state][0]]) && incoming[state].allSatisfy { joinable(arcs[$0]) }
+        }
+
+        var kept = [Bool](repeating: false, count: stateCount)
+        var queue: [Int] = []
+        for state in 0..<stateCount where !isLink[state] {
+            kept[state] = true
+            queue.append(state)
+        }
+        var joined: [(from: Int, to: Int, word: String?)] = []
+        while let state = queue.popLast() {
+            for first in outgoing[state] {
+                var words = [arcs[first].word].compactMap { $0 }
+                var target = arcs[first].to
+                if joinable(arcs[first]), outgoing[state].count >= minimumFan {
+                    while isLink[target], words.count < maxWords {
+                        let next = arcs[outgoing[target][0]]
+                        words.append(next.word!)
+                        target = next.to
+                    }
+                }
+                // A chain cut short at `maxWords` goes on from a state that stays.
+                if !kept[target] {
+                    kept[target] = true
+                    queue.append(target)
+                }
+                joined.append((state, target, arcs[first].word == nil ? nil : words.joined(separator: String(separator))))
+            }
+        }
+
+        var number = [Int](repeating: -1, count: stateCount)
+        var count = 0
+        for state in 0..<stateCount where kept[state] {
+            number[state] = count
+            count += 1
+        }
+        return WordAcceptor(start: number[start], final: number[final], stateCount: count,
+                            arcs: joined.map { Arc(from: number[$0.from], to: number[$0.to], word: $0.word) }
+                                .sorted { ($0.from, $0.to, $0.word ?? "") < ($1.from, $1.to, $1.word ?? "") })
+    }
+
+    private init(start: Int, final: Int, stateCount: Int, arcs: [Arc]) {
+        self.start = start
+        self.final = final
+        self.stateCount = stateCount
+        self.arcs = arcs
+    }
+}
+
 /// The subset construction of a `WordGraph`: state 0 is the start, moves are sorted by word.
 private struct Deterministic {
     var moves: [[(word: String, target: Int)]] = []

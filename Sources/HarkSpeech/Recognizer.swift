@@ -32,6 +32,15 @@ public struct RecognizerConfiguration: Sendable {
     /// Whether to run the phone-loop pass that measures confidence. Without it nothing is
     /// rejected for want of confidence: any speech is forced onto the nearest phrase.
     public var measuresConfidence = true
+    /// A grammar whose searched graph has more states than this has its word chains joined
+    /// (`WordAcceptor.joiningChains`): the FSG search pays for every state on every frame.
+    /// Below it the cost is small (the bundled apps' 94 states: under 5 % of decoding), and
+    /// joined words are judged as one by the confidence, so a forced half of "garage light"
+    /// would count for less; above it a large app's names and fixed phrases are most of
+    /// the states (a thousand song names: a third of decoding time).
+    public var joinsWordsAboveStates = 500
+    /// Only the names of lists this long are joined (`WordAcceptor.joiningChains`'s `minimumFan`).
+    public var joinsListsOfAtLeast = 100
 
     public init() {}
 }
@@ -62,13 +71,16 @@ public final class Recognizer {
         let search: String
         let tightSearch: String
         var tight: TightSearch
+        /// Whether the searched graph has joined words ("living_room") to split after decoding.
+        let joinsWords: Bool
 
-        init(grammar: Grammar, graph: WordGraph, search: String, tightSearch: String, tight: TightSearch) {
+        init(grammar: Grammar, graph: WordGraph, search: String, tightSearch: String, tight: TightSearch, joinsWords: Bool) {
             self.grammar = grammar
             self.graph = graph
             self.search = search
             self.tightSearch = tightSearch
             self.tight = tight
+            self.joinsWords = joinsWords
         }
     }
     /// The grammars used last, most recent first; the first is in use. They stay installed so
@@ -207,7 +219,12 @@ public final class Recognizer {
         // apps' top level 94 states instead of 469 and 1,672 lextree HMMs instead of 2,905.
         // Over 2,812 recordings the verdicts held (commands right 1,057 → 1,061, false
         // acceptances 42 → 41) while decoding took 23 % less time and 15 MB less memory.
-        let acceptor = WordAcceptor(graph)
+        var acceptor = WordAcceptor(graph)
+        let joinsWords = acceptor.stateCount > configuration.joinsWordsAboveStates
+        if joinsWords {
+            acceptor = acceptor.joiningChains(separator: Self.joiner, minimumFan: configuration.joinsListsOfAtLeast)
+            try learnJoinedWords(acceptor.arcs.compactMap(\.word).filter { $0.contains(Self.joiner) })
+        }
         let arcs = acceptor.arcs.map { arc -> (from: Int, to: Int, word: String?, probability: Float) in
             (arc.from, arc.to, arc.word, 1)
         }
@@ -218,10 +235,48 @@ public final class Recognizer {
                                      // The second search costs as much memory as the first: it is
                                      // made the first time an utterance needs it.
                                      tight: .pending(states: acceptor.stateCount, start: acceptor.start,
-                                                     final: acceptor.final, arcs: arcs))
+                                                     final: acceptor.final, arcs: arcs),
+                                     joinsWords: joinsWords)
         try decoder.installGraph(name: entry.search, states: acceptor.stateCount, start: acceptor.start,
                                  final: acceptor.final, arcs: arcs)
         return entry
+    }
+
+    /// What joins the words of a chain into one ("living_room"); no grammar word has it.
+    static let joiner: Character = "_"
+    /// Pronunciations of a joined word: each of its parts' (alternates included) one after the
+    /// other, at most this many combinations.
+    static let joinedPronunciationLimit = 8
+
+    /// Teaches the decoder the joined words it does not know yet.
+    private func learnJoinedWords(_ words: [String]) throws(RecognitionError) {
+        var entries: [(word: String, phones: String)] = []
+        for word in Set(words).sorted() where decoder.pronunciation(of: word) == nil {
+            var combinations = [""]
+            for part in word.split(separator: Self.joiner).map(String.init) {
+                let pronunciations = alternatePronunciations(of: part)
+                guard !pronunciations.isEmpty else {
+                    throw RecognitionError(.unknownWords([part]), "the dictionary does not know \"\(part)\"")
+                }
+                combinations = Array(combinations.lazy.flatMap { head in pronunciations.map { head.isEmpty ? $0 : head + " " + $0 } }
+                    .prefix(Self.joinedPronunciationLimit))
+            }
+            for (index, phones) in combinations.enumerated() {
+                entries.append((index == 0 ? word : "\(word)(\(index + 1))", phones))
+            }
+        }
+        if !entries.isEmpty { try decoder.addWords(entries) }
+    }
+
+    /// Every pronunciation the decoder knows for `word`: "word", "word(2)", …
+    private func alternatePronunciations(of word: String) -> [String] {
+        var found: [String] = []
+        var entry = word
+        while let phones = decoder.pronunciation(of: entry) {
+            found.append(phones)
+            entry = "\(word)(\(found.count + 1))"
+        }
+        return found
     }
 
     private func installPhoneLoop() throws(RecognitionError) {
@@ -332,6 +387,12 @@ public final class Recognizer {
             if loop.score.isFinite {
                 utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.score) / Double(hypothesis.frames)
                 wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: phoneLoop, naturalLog: decoder.naturalLog)
+            }
+        }
+        if grammar.joinsWords {
+            hypothesis.words = hypothesis.words.flatMap { $0.split(separator: Self.joiner).map(String.init) }
+            for index in wordFits.indices {
+                wordFits[index].word = wordFits[index].word.split(separator: Self.joiner).joined(separator: " ")
             }
         }
         let weakest = WordFit.weakest(of: wordFits)

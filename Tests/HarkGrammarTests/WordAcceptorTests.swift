@@ -109,3 +109,86 @@ extension WordAcceptorTests {
         #expect(sentences.contains(["choose", "item", "number", "417", "please"]))
     }
 }
+
+/// Words that always come together, joined into one for the decoder.
+extension WordAcceptorTests {
+    /// The sentences of an acceptor with joined words split back into their parts.
+    static func splitSentences(of acceptor: WordAcceptor) -> Set<[String]> {
+        Set(sentences(of: acceptor).map { sentence in sentence.flatMap { $0.split(separator: "_").map(String.init) } })
+    }
+
+    /// Song names of two words after two different openings ("play [the song]"), so every
+    /// name's second state is entered from two places.
+    static func songs(count: Int) throws -> Grammar {
+        Grammar(
+            rules: [.init(tag: "Play", template: try PhraseTemplate("(play | put on) [the song] <song> [by <artist>]"),
+                          parameterValues: ["song": "songs", "artist": "artists"])],
+            values: [
+                "songs": (0..<count).map { .init(spoken: "song\(Self.letters($0)) number\(Self.letters($0 * 7 + 3))", identifier: "s\($0)") },
+                "artists": ["abba", "the kinks", "blur"].map { .init(spoken: $0, identifier: $0) },
+            ])
+    }
+
+    /// "a", "b", … "ba": names made of letters, as grammar words are.
+    static func letters(_ number: Int) -> String {
+        var number = number, text = ""
+        repeat {
+            text = String(UnicodeScalar(UInt8(97 + number % 26))) + text
+            number /= 26
+        } while number > 0
+        return text
+    }
+
+    @Test func joiningKeepsEverySentenceAndDropsTheStatesInsideNames() throws {
+        let acceptor = WordAcceptor(WordGraph(try Self.songs(count: 200)))
+        let joined = acceptor.joiningChains()
+        #expect(Self.splitSentences(of: joined) == Self.sentences(of: acceptor))
+        #expect(acceptor.stateCount > 200)
+        #expect(joined.stateCount < 15, "\(joined.stateCount) states left of \(acceptor.stateCount)")
+        #expect(joined.arcs.count <= acceptor.arcs.count)
+        #expect(joined.arcs.contains { $0.word == "songa_numberd" })
+        // The phrase around the names keeps its words: "put" leads only to "on", but from a
+        // state with two words leaving it.
+        #expect(joined.arcs.contains { $0.from == joined.start && $0.word == "put" })
+        #expect(!joined.arcs.contains { $0.word == "put_on" })
+        #expect(joined.arcs.contains { $0.word == "the" })
+        // Joined from any state once `minimumFan` allows it.
+        let everywhere = acceptor.joiningChains(minimumFan: 1)
+        #expect(everywhere.arcs.contains { $0.from == everywhere.start && $0.word == "put_on" })
+        #expect(joined.stateCount == Set(joined.arcs.flatMap { [$0.from, $0.to] }).count)
+    }
+
+    @Test func aStateLeftByMoreThanOneWordStays() throws {
+        let acceptor = WordAcceptor(WordGraph(try Self.grammar()))
+        let unjoined = acceptor.joiningChains()
+        #expect(Set(unjoined.arcs) == Set(acceptor.arcs) && unjoined.stateCount == acceptor.stateCount,
+                "no list is long enough to join")
+        let joined = acceptor.joiningChains(minimumFan: 1)
+        #expect(Self.splitSentences(of: joined) == Self.sentences(of: acceptor))
+        // After "turn" come "on", "off" and the lights: nothing is joined to "turn".
+        #expect(joined.arcs.contains { $0.from == joined.start && $0.word == "turn" })
+        #expect(!joined.arcs.contains { $0.word?.hasPrefix("turn_") ?? false })
+        // "help" is a phrase of its own and the start of "help with …": it stays a word.
+        #expect(joined.arcs.contains { $0.from == joined.start && $0.word == "help" })
+        #expect(joined.arcs.contains { $0.word?.hasPrefix("living_room") ?? false })
+    }
+
+    @Test func joinedWordsAreAtMostMaxWordsLong() throws {
+        let grammar = Grammar(rules: [.init(tag: "Long", template: try PhraseTemplate("what is the weather like today"))], values: [:])
+        let acceptor = WordAcceptor(WordGraph(grammar))
+        let pairs = acceptor.joiningChains(maxWords: 2, minimumFan: 1)
+        #expect(Self.sentences(of: pairs) == [["what_is", "the_weather", "like_today"]])
+        #expect(Self.splitSentences(of: pairs) == Self.sentences(of: acceptor))
+        #expect(Self.sentences(of: acceptor.joiningChains(maxWords: 3, minimumFan: 1)) == [["what_is_the", "weather_like_today"]])
+        #expect(Set(acceptor.joiningChains(maxWords: 1, minimumFan: 1).arcs) == Set(acceptor.arcs))
+    }
+
+    @Test func wordsWithTheSeparatorAreNeverJoined() throws {
+        let grammar = Grammar(rules: [.init(tag: "Odd", template: try PhraseTemplate("say <word> now"),
+                                            parameterValues: ["word": "words"])],
+                              values: ["words": [.init(spoken: "x_ray", identifier: "x")]])
+        let acceptor = WordAcceptor(WordGraph(grammar))
+        let joined = acceptor.joiningChains(minimumFan: 1)
+        #expect(joined.arcs.compactMap(\.word).sorted() == ["now", "say", "x_ray"])
+    }
+}

@@ -203,6 +203,28 @@ import Testing
         #expect(lights.interpretation?.values["name"]?.identifier == "garage light")
     }
 
+    /// A long list of lights: its names are searched as one word each ("living_room_lamp"),
+    /// and what comes back is the words, the meaning and the fits of the names as said.
+    @Test func aLongListIsSearchedWithItsNamesJoined() throws {
+        var configuration = RecognizerConfiguration()
+        configuration.joinsWordsAboveStates = 0
+        configuration.joinsListsOfAtLeast = 12
+        let recognizer = try Recognizer(configuration: configuration)
+        var grammar = Self.home
+        let colors = ["red", "green", "blue", "white", "black", "yellow", "orange", "purple", "pink", "brown", "gray", "gold"]
+        grammar.values["light"]! += colors.map { .init(spoken: "\($0) chair", identifier: "\($0) chair") }
+        try recognizer.use(grammar)
+
+        let heard = try recognizer.recognize(Self.samples("home-en/turn_living_room_lamp_off.wav"))
+        #expect(heard.text == "turn living room lamp off")
+        #expect(heard.interpretation?.values["name"]?.identifier == "living room lamp")
+        #expect(heard.wordFits.map(\.word) == ["turn", "living room lamp", "off"])
+        #expect(!heard.isRejected)
+        #expect(try recognizer.pronunciation(of: "living_room_lamp") == "L IH V IH NG R UW M L AE M P")
+        let time = try recognizer.recognize(Self.samples("home-en/what_time_is_it.wav"))
+        #expect(time.wordFits.map(\.word) == ["what", "time", "is", "it"], "the phrases around the list keep their words")
+    }
+
     @Test func namesWordsTheDictionaryDoesNotKnow() throws {
         let recognizer = try recognizer()
         let grammar = Grammar(rules: [.init(tag: "x", template: try PhraseTemplate("send it with unicornchat [zorblax]"))])
