@@ -57,7 +57,8 @@ public struct RecognizerConfiguration: Sendable {
 public final class Recognizer {
     public let configuration: RecognizerConfiguration
     private let decoder: Decoder
-    private static let phoneLoopSearch = "hark-phone-loop"
+    /// nil when confidence is not measured.
+    private let phoneLoop: PhoneLoopPass?
 
     /// A grammar compiled into decoder searches.
     private final class InstalledGrammar {
@@ -113,14 +114,13 @@ public final class Recognizer {
         let knownWords = Set(known.map { Self.baseWord($0.word) })
         let entries = known + additions.filter { !knownWords.contains(Self.baseWord($0.word)) }
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
-                                       logFile: configuration.logFile,
-                                       // Context-independent phones make the confidence pass cheap.
-                                       extraArguments: ["-allphone_ci", "yes"])
+                                       logFile: configuration.logFile, extraArguments: [])
         self.configuration = configuration
         self.dictionary = dictionary
         self.decoder = decoder
+        phoneLoop = configuration.measuresConfidence
+            ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile) : nil
         self.loadSeconds = Date().timeIntervalSince(started)
-        try installPhoneLoop()
     }
 
     // MARK: Dictionary
@@ -279,10 +279,6 @@ public final class Recognizer {
         return found
     }
 
-    private func installPhoneLoop() throws(RecognitionError) {
-        try decoder.installPhoneLoop(name: Self.phoneLoopSearch)
-    }
-
     // MARK: Dictation
 
     private static let dictationSearch = "hark-dictation"
@@ -352,6 +348,34 @@ public final class Recognizer {
         return (hypothesis, configuration.measuresConfidence ? decoder.segments() : [])
     }
 
+    /// Decodes with `grammar`'s search; when it finds no complete path, again with its second
+    /// search: some voices get one only when silence between words is all but ruled out.
+    private func decodeGrammar(_ samples: [Int16], _ grammar: InstalledGrammar) throws(RecognitionError)
+        -> (Decoder.Hypothesis, [Decoder.Segment]) {
+        try decoder.activate(grammar.search)
+        let first = try decodeGrammarPath(samples)
+        guard first.0.words.isEmpty && first.0.frames > 0 else { return first }
+        if case .pending(let states, let start, let final, let arcs) = grammar.tight {
+            try decoder.installGraph(name: grammar.tightSearch, states: states, start: start, final: final, arcs: arcs,
+                                     silenceProbability: Self.tightSilenceProbability)
+            grammar.tight = .installed
+        }
+        try decoder.activate(grammar.tightSearch)
+        let second = try decodeGrammarPath(samples)
+        // Should this fail, the next utterance activates its search before decoding anyway.
+        try decoder.activate(grammar.search)
+        return second
+    }
+
+    /// `work`'s result and the phone loop's outcome on the same audio (nil when confidence is not
+    /// measured), decoded at the same time.
+    private func decodeAlongsidePhoneLoop<T>(_ samples: [Int16], _ work: () throws(RecognitionError) -> T)
+        throws(RecognitionError) -> (T, PhoneLoopPass.Outcome?) {
+        guard let phoneLoop else { return (try work(), nil) }
+        let (result, outcome) = try phoneLoop.alongside(samples, work)
+        return (result, outcome)
+    }
+
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use.
     public func recognize(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
         guard let grammar = inUse else {
@@ -359,18 +383,9 @@ public final class Recognizer {
         }
         let graph = grammar.graph
         let started = Date()
-        try decoder.activate(grammar.search)
-        var (hypothesis, grammarPath) = try decodeGrammarPath(samples)
-        if hypothesis.words.isEmpty && hypothesis.frames > 0 {
-            // No complete path: some voices get one only when silence between words is all but ruled out.
-            if case .pending(let states, let start, let final, let arcs) = grammar.tight {
-                try decoder.installGraph(name: grammar.tightSearch, states: states, start: start, final: final, arcs: arcs,
-                                         silenceProbability: Self.tightSilenceProbability)
-                grammar.tight = .installed
-            }
-            try decoder.activate(grammar.tightSearch)
-            (hypothesis, grammarPath) = try decodeGrammarPath(samples)
-            try decoder.activate(grammar.search)
+        // The phone loop decodes the same audio on its own thread meanwhile.
+        var ((hypothesis, grammarPath), loop) = try decodeAlongsidePhoneLoop(samples) { () throws(RecognitionError) in
+            try decodeGrammar(samples, grammar)
         }
 
         var utteranceMargin = 0.0
@@ -378,15 +393,11 @@ public final class Recognizer {
         // Where speech ended: a grammar search stretches its last word over the silence after
         // it, the phone loop does not.
         var lastSoundFrame: Int?
-        if configuration.measuresConfidence, !hypothesis.words.isEmpty, hypothesis.frames > 0 {
-            try decoder.activate(Self.phoneLoopSearch)
-            let loop = try decoder.decodeWhole(samples)
-            let phoneLoop = decoder.segments()
-            lastSoundFrame = Decoder.lastSoundEndFrame(of: phoneLoop)
-            try decoder.activate(grammar.search)
-            if loop.score.isFinite {
-                utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.score) / Double(hypothesis.frames)
-                wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: phoneLoop, naturalLog: decoder.naturalLog)
+        if let loop, !hypothesis.words.isEmpty, hypothesis.frames > 0 {
+            lastSoundFrame = Decoder.lastSoundEndFrame(of: loop.segments)
+            if loop.hypothesis.score.isFinite {
+                utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.hypothesis.score) / Double(hypothesis.frames)
+                wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: loop.segments, naturalLog: decoder.naturalLog)
             }
         }
         if grammar.joinsWords {

@@ -1,0 +1,59 @@
+import Dispatch
+
+/// The confidence pass: a free loop of context-independent phones over the same audio as the
+/// grammar pass, on a decoder and a thread of its own, so the two passes run at the same time
+/// and a reply waits for the slower of them instead of both one after the other.
+///
+/// Each decoder normalises the audio by its own mean over the whole utterance, so the scores are
+/// the ones a single decoder gave running the passes in turn. The second decoder costs its own
+/// copy of the acoustic model (about 6 MB) and no dictionary: the loop is made of the model's
+/// phones.
+final class PhoneLoopPass: @unchecked Sendable {
+    // @unchecked: `decoder` is used only on `queue`, and `alongside` waits for that work to end
+    // before it returns, so no two utterances ever share it.
+    private let decoder: Decoder
+    private let queue = DispatchQueue(label: "hark.phone-loop", qos: .userInitiated)
+    private static let search = "hark-phone-loop"
+
+    /// What the phone loop made of an utterance.
+    struct Outcome {
+        var hypothesis: Decoder.Hypothesis
+        var segments: [Decoder.Segment]
+    }
+
+    init(modelDirectory: String, logFile: String) throws(RecognitionError) {
+        decoder = try Decoder.make(entries: [], modelDirectory: modelDirectory, logFile: logFile,
+                                   // Context-independent phones keep the pass cheap.
+                                   extraArguments: ["-allphone_ci", "yes"])
+        try decoder.installPhoneLoop(name: Self.search)
+        try decoder.activate(Self.search)
+    }
+
+    /// A score in pocketsphinx's units in natural-log units.
+    func naturalLog(_ score: Int32) -> Double { decoder.naturalLog(score) }
+
+    /// Runs `work` on this thread while the phone loop decodes `samples` on its own; returns
+    /// both once both are done. The loop's outcome is waited for even when `work` throws.
+    func alongside<T>(_ samples: [Int16], _ work: () throws(RecognitionError) -> T) throws(RecognitionError) -> (T, Outcome) {
+        let box = OutcomeBox()
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            box.result = Result { () throws(RecognitionError) in
+                let hypothesis = try self.decoder.decodeWhole(samples)
+                return Outcome(hypothesis: hypothesis, segments: self.decoder.segments())
+            }
+            done.signal()
+        }
+        let worked = Result { () throws(RecognitionError) in try work() }
+        done.wait()
+        guard let loop = box.result else {
+            throw RecognitionError(.decoding, "the phone-loop pass ended without an outcome")
+        }
+        return (try worked.get(), try loop.get())
+    }
+
+    /// Carries the loop's outcome from its thread; the semaphore orders the write before the read.
+    private final class OutcomeBox: @unchecked Sendable {
+        var result: Result<Outcome, RecognitionError>?
+    }
+}
