@@ -16,8 +16,8 @@ struct Automations: AsyncParsableCommand {
             hark automations list
             hark automations run            (runs those due now and speaks their results)
             hark automations delete 2
-        Days are mon, tue, wed, thu, fri, sat, sun, weekdays, weekends or daily, separated by commas.
-        `hark automations run` is meant for a timer (cron, a systemd timer) every minute; one that was
+        Days are mon, tue, wed, thu, fri, sat, sun, weekdays, weekends or daily, separated by commas. \
+        `hark automations run` is meant for a timer (cron, a systemd timer) every minute; one that was \
         missed by more than 15 minutes is skipped, and each firing runs once however many run it.
         """,
         subcommands: [Add.self, List.self, Delete.self, Run.self])

@@ -8,13 +8,13 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure recognition on a folder of recordings with sidecars.",
         discussion: """
-        Decodes every NAME.wav in each DIR that has a NAME.json sidecar in the rhasspy-test layout
-        ({"text": …, "intent": {"name": …}, "slots": {…}}; an intent of null means the recording
-        must be rejected) against the installed apps' phrases, in one process with one warm decoder.
-        Prints command acceptance, intent accuracy, false rejections and acceptances, slot
-        confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory;
-        figures by folder and by voice (a sidecar's "voice") when there are several; and the same
-        recordings judged at every margin threshold from -4 to 0, with the loosest threshold that
+        Decodes every NAME.wav in each DIR that has a NAME.json sidecar in the rhasspy-test layout \
+        ({"text": …, "intent": {"name": …}, "slots": {…}}; an intent of null means the recording \
+        must be rejected) against the installed apps' phrases, in one process with one warm decoder. \
+        Prints command acceptance, intent accuracy, false rejections and acceptances, slot \
+        confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory; \
+        figures by folder and by voice (a sidecar's "voice") when there are several; and the same \
+        recordings judged at every margin threshold from -4 to 0, with the loosest threshold that \
         keeps false acceptances at or below 1%.
         """)
 

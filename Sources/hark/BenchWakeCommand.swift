@@ -9,11 +9,11 @@ struct BenchWake: ParsableCommand {
         commandName: "bench-wake",
         abstract: "Measure wake-word spotting: misses, false alarms per hour, CPU and memory.",
         discussion: """
-        Every WAV in --positives must hold the phrase once (e.g. ../shared/corpora/wake-jarvis); every
-        WAV in --negatives must not hold it (bench/make-negatives.sh makes hours of such speech). Each
-        folder is fed to the spotter as one stream, each recording followed by a second of silence.
-        Prints, for each sensitivity, the recordings missed and the false alarms per hour of
-        negative audio, then the spotter as it listens at the default sensitivity, the CPU seconds
+        Every WAV in --positives must hold the phrase once (e.g. ../shared/corpora/wake-jarvis); every \
+        WAV in --negatives must not hold it (bench/make-negatives.sh makes hours of such speech). Each \
+        folder is fed to the spotter as one stream, each recording followed by a second of silence. \
+        Prints, for each sensitivity, the recordings missed and the false alarms per hour of \
+        negative audio, then the spotter as it listens at the default sensitivity, the CPU seconds \
         spotting costs per second of audio, and peak memory.
         """)
 

@@ -10,16 +10,16 @@ struct Chat: AsyncParsableCommand {
         commandName: "chat",
         abstract: "Talk to the installed apps by typing; prints what Hark would say.",
         discussion: """
-        Each line you type is one turn, read with the same grammar the recogniser would use for
-        that turn, so what works here works spoken. An empty line is silence. Hark's commands work
+        Each line you type is one turn, read with the same grammar the recogniser would use for \
+        that turn, so what works here works spoken. An empty line is silence. Hark's commands work \
         at every turn: "cancel", "repeat", "what can I say".
 
         With --script FILE, the conversation in FILE is played instead and every reply is checked:
             you: order a large coffee
             hark: Corner Cafe: Any milk? Whole milk, oat milk or cream?
             handled: coffee.OrderCoffee milk=cream size=large
-        "pin: 1234" in a script sets the owner's PIN for that script (otherwise none is set);
-        "shortcut: \"soup time\" soup.OrderSoup soup=clam_chowder" gives it a shortcut.
+        "pin: 1234" in a script sets the owner's PIN for that script (otherwise none is set); \
+        "shortcut: \"soup time\" soup.OrderSoup soup=clam_chowder" gives it a shortcut. \
         Exits 1 when a reply differs from the script.
 
         Your shortcuts work here, and what is done here is donated, as when spoken.

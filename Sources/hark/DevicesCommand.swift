@@ -6,11 +6,11 @@ struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List sound cards and ALSA capture and playback devices, or try the ones named.",
         discussion: """
-        Without options, lists the sound cards and every capture and playback device ALSA's
-        configuration offers, with its description; any name can be given to --input-device or
-        --output-device. With --input-device or --output-device, opens that device as Hark would,
-        records a tenth of a second or plays a tenth of a second of silence, and prints the rate,
-        channels and sample format the device agreed to (Hark converts to and from 16 kHz mono).
+        Without options, lists the sound cards and every capture and playback device ALSA's \
+        configuration offers, with its description; any name can be given to --input-device or \
+        --output-device. With --input-device or --output-device, opens that device as Hark would, \
+        records a tenth of a second or plays a tenth of a second of silence, and prints the rate, \
+        channels and sample format the device agreed to (Hark converts to and from 16 kHz mono). \
         A machine without a sound card is said to be one; that is not an error.
         """)
 

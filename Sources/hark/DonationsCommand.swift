@@ -11,7 +11,7 @@ struct Donations: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List or delete donations: the record of intents carried out, which suggestions come from.",
         discussion: """
-        Every intent Hark carries out is donated with its values, the time and the day. An app deletes
+        Every intent Hark carries out is donated with its values, the time and the day. An app deletes \
         donations about data that no longer exists (a deleted contact) through its handler, or with:
             hark donations delete --app messages --where recipient=amy_jones
         """,
@@ -69,8 +69,8 @@ struct Suggest: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the shortcuts most likely wanted now (or at another time), best first.",
         discussion: """
-        Ranked from the donations (the time of day, the day of the week, how recent, how often), with
-        the shortcuts apps declare as relevant at this time and those they suggest that you have never
+        Ranked from the donations (the time of day, the day of the week, how recent, how often), with \
+        the shortcuts apps declare as relevant at this time and those they suggest that you have never \
         run. By voice, "any suggestions?" offers the first one.
             hark suggest --at 07:30
             hark suggest --at 2026-03-09T12:00 --json

@@ -10,16 +10,16 @@ struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Wait for the wake word, then listen, answer out loud, and follow up.",
         discussion: """
-        Hark waits for the wake word ("jarvis" unless configured), chimes, recognises the request against
-        the installed apps, answers on the loudspeaker, and when it has asked a question listens for the
-        answer without the wake word. It never hears itself: the microphone is ignored while it speaks.
+        Hark waits for the wake word ("jarvis" unless configured), chimes, recognises the request against \
+        the installed apps, answers on the loudspeaker, and when it has asked a question listens for the \
+        answer without the wake word. It never hears itself: the microphone is ignored while it speaks. \
         A missing or busy microphone is retried until it appears. Stop it with Ctrl-C or SIGTERM.
 
-        --input RECORDING runs the same loop on a recording holding several requests, as a microphone
-        would hear it (time passes while Hark replies), prints each turn and a summary with the reply
+        --input RECORDING runs the same loop on a recording holding several requests, as a microphone \
+        would hear it (time passes while Hark replies), prints each turn and a summary with the reply \
         latency, CPU and memory figures. Replies are played only when an output device is named.
 
-        Settings come from --config FILE, else $XDG_CONFIG_HOME/hark/hark.yaml (~/.config/hark/hark.yaml),
+        Settings come from --config FILE, else $XDG_CONFIG_HOME/hark/hark.yaml (~/.config/hark/hark.yaml), \
         else /etc/hark/hark.yaml; options given here win. The file holds `key: value` lines:
         \(HarkConfigFile.keys.map { "  \($0.key): \($0.meaning)" }.joined(separator: "\n"))
         """)

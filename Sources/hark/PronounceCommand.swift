@@ -9,8 +9,8 @@ struct Pronounce: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the phones Hark listens for in a word, and speak it.",
         discussion: """
-        A word in the dictionary (Debian's cmudict-en-us, or models/lexicon.dict) is listened for
-        as written there; any other word gets espeak-ng's pronunciation mapped to the recogniser's
+        A word in the dictionary (Debian's cmudict-en-us, or models/lexicon.dict) is listened for \
+        as written there; any other word gets espeak-ng's pronunciation mapped to the recogniser's \
         phones, which is also how Hark says it.
         """)
 

@@ -9,10 +9,10 @@ struct Run: AsyncParsableCommand {
         commandName: "run",
         abstract: "Understand recorded requests and speak the replies.",
         discussion: """
-        Each recording (a WAV file of any common rate and layout) is decoded against the phrases of
-        the installed apps by one warm decoder. For each, Hark prints what it heard, the intent and
-        values it resolved, its confidence and its reply, and plays the reply on the default sound
-        device, or writes it with --reply-out. With several recordings, --reply-out names a folder
+        Each recording (a WAV file of any common rate and layout) is decoded against the phrases of \
+        the installed apps by one warm decoder. For each, Hark prints what it heard, the intent and \
+        values it resolved, its confidence and its reply, and plays the reply on the default sound \
+        device, or writes it with --reply-out. With several recordings, --reply-out names a folder \
         and each reply is written there as NAME.reply.wav.
         """)
 

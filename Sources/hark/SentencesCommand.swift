@@ -7,12 +7,13 @@ struct Sentences: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print labelled sentences drawn from the installed apps' phrases.",
         discussion: """
-        Draws up to --per-phrase different sentences from every phrase and App Shortcut of the
-        installed apps, choosing optional words, alternatives and parameter values at random, and
+        Draws up to --per-phrase different sentences from every phrase and App Shortcut of the \
+        installed apps, choosing optional words, alternatives and parameter values at random, and \
         prints each as one JSON object a line in the sidecar layout `hark bench` reads:
-        {"text": …, "intent": {"name": …}, "slots": {…}, "app": …}. The same --seed gives the same
-        sentences. bench/make-corpus.sh speaks them in many voices and noise levels.
-        Sentences with no single right answer (a name two contacts share, a value the app refuses)
+          {"text": …, "intent": {"name": …}, "slots": {…}, "app": …}
+        The same --seed gives the same \
+        sentences. bench/make-corpus.sh speaks them in many voices and noise levels. \
+        Sentences with no single right answer (a name two contacts share, a value the app refuses) \
         are left out and counted on standard error.
         """)
 

@@ -38,8 +38,8 @@ struct Shortcuts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add, list, change and delete your own phrases for apps' actions.",
         discussion: """
-        A shortcut is a phrase you choose that runs an app's intent with values set in advance, or
-        several intents one after the other (a multistep shortcut). Hark hears the phrase exactly,
+        A shortcut is a phrase you choose that runs an app's intent with values set in advance, or \
+        several intents one after the other (a multistep shortcut). Hark hears the phrase exactly, \
         word for word. A running `hark listen` picks up changes within a second.
 
             hark shortcuts add "soup time" --intent soup.OrderSoup --set soup=clam_chowder --set orderType=pickup
@@ -130,10 +130,10 @@ struct Shortcuts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a shortcut: a phrase of your own for an app's intent, or for several.",
             discussion: """
-            The phrase is refused, with the reason, when it is another shortcut's or an app's phrase,
-            one of Hark's commands ("cancel", "help", "any suggestions"), contains the wake phrase,
-            begins with a command that works in every conversation ("stop …"), or takes over a call
-            for help. Phrases of more than three words are warned about. Words the dictionary lacks
+            The phrase is refused, with the reason, when it is another shortcut's or an app's phrase, \
+            one of Hark's commands ("cancel", "help", "any suggestions"), contains the wake phrase, \
+            begins with a command that works in every conversation ("stop …"), or takes over a call \
+            for help. Phrases of more than three words are warned about. Words the dictionary lacks \
             are fine: Hark listens for espeak-ng's pronunciation of them.
             """)
 
