@@ -29,9 +29,6 @@ final class PhoneLoopPass: @unchecked Sendable {
         try decoder.activate(Self.search)
     }
 
-    /// A score in pocketsphinx's units in natural-log units.
-    func naturalLog(_ score: Int32) -> Double { decoder.naturalLog(score) }
-
     /// Runs `work` on this thread while the phone loop decodes `samples` on its own; returns
     /// both once both are done. The loop's outcome is waited for even when `work` throws.
     func alongside<T>(_ samples: [Int16], _ work: () throws(RecognitionError) -> T) throws(RecognitionError) -> (T, Outcome) {

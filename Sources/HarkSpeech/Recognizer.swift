@@ -72,16 +72,17 @@ public final class Recognizer {
         let search: String
         let tightSearch: String
         var tight: TightSearch
-        /// Whether the searched graph has joined words ("living_room") to split after decoding.
-        let joinsWords: Bool
+        /// The joined words ("living_room") of the searched graph, split after decoding.
+        let joinedWords: Set<String>
 
-        init(grammar: Grammar, graph: WordGraph, search: String, tightSearch: String, tight: TightSearch, joinsWords: Bool) {
+        init(grammar: Grammar, graph: WordGraph, search: String, tightSearch: String, tight: TightSearch,
+             joinedWords: Set<String>) {
             self.grammar = grammar
             self.graph = graph
             self.search = search
             self.tightSearch = tightSearch
             self.tight = tight
-            self.joinsWords = joinsWords
+            self.joinedWords = joinedWords
         }
     }
     /// The grammars used last, most recent first; the first is in use. They stay installed so
@@ -220,10 +221,13 @@ public final class Recognizer {
         // Over 2,812 recordings the verdicts held (commands right 1,057 → 1,061, false
         // acceptances 42 → 41) while decoding took 23 % less time and 15 MB less memory.
         var acceptor = WordAcceptor(graph)
-        let joinsWords = acceptor.stateCount > configuration.joinsWordsAboveStates
-        if joinsWords {
+        var joinedWords: Set<String> = []
+        if acceptor.stateCount > configuration.joinsWordsAboveStates {
+            let words = Set(acceptor.arcs.compactMap(\.word))
             acceptor = acceptor.joiningChains(separator: Self.joiner, minimumFan: configuration.joinsListsOfAtLeast)
-            try learnJoinedWords(acceptor.arcs.compactMap(\.word).filter { $0.contains(Self.joiner) })
+            // Only what was joined is split again: a grammar word may hold the joiner itself.
+            joinedWords = Set(acceptor.arcs.compactMap(\.word)).subtracting(words)
+            try learnJoinedWords(joinedWords)
         }
         let arcs = acceptor.arcs.map { arc -> (from: Int, to: Int, word: String?, probability: Float) in
             (arc.from, arc.to, arc.word, 1)
@@ -236,7 +240,7 @@ public final class Recognizer {
                                      // made the first time an utterance needs it.
                                      tight: .pending(states: acceptor.stateCount, start: acceptor.start,
                                                      final: acceptor.final, arcs: arcs),
-                                     joinsWords: joinsWords)
+                                     joinedWords: joinedWords)
         try decoder.installGraph(name: entry.search, states: acceptor.stateCount, start: acceptor.start,
                                  final: acceptor.final, arcs: arcs)
         return entry
@@ -249,9 +253,9 @@ public final class Recognizer {
     static let joinedPronunciationLimit = 8
 
     /// Teaches the decoder the joined words it does not know yet.
-    private func learnJoinedWords(_ words: [String]) throws(RecognitionError) {
+    private func learnJoinedWords(_ words: Set<String>) throws(RecognitionError) {
         var entries: [(word: String, phones: String)] = []
-        for word in Set(words).sorted() where decoder.pronunciation(of: word) == nil {
+        for word in words.sorted() where decoder.pronunciation(of: word) == nil {
             var combinations = [""]
             for part in word.split(separator: Self.joiner).map(String.init) {
                 let pronunciations = alternatePronunciations(of: part)
@@ -400,9 +404,11 @@ public final class Recognizer {
                 wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: loop.segments, naturalLog: decoder.naturalLog)
             }
         }
-        if grammar.joinsWords {
-            hypothesis.words = hypothesis.words.flatMap { $0.split(separator: Self.joiner).map(String.init) }
-            for index in wordFits.indices {
+        if !grammar.joinedWords.isEmpty {
+            hypothesis.words = hypothesis.words.flatMap { word in
+                grammar.joinedWords.contains(word) ? word.split(separator: Self.joiner).map(String.init) : [word]
+            }
+            for index in wordFits.indices where grammar.joinedWords.contains(wordFits[index].word) {
                 wordFits[index].word = wordFits[index].word.split(separator: Self.joiner).joined(separator: " ")
             }
         }
