@@ -32,12 +32,12 @@ public struct RecognizerConfiguration: Sendable {
     /// Whether to run the phone-loop pass that measures confidence. Without it nothing is
     /// rejected for want of confidence: any speech is forced onto the nearest phrase.
     public var measuresConfidence = true
-    /// A grammar whose searched graph has more states than this has its word chains joined
-    /// (`WordAcceptor.joiningChains`): the FSG search pays for every state on every frame.
-    /// Below it the cost is small (the bundled apps' 94 states: under 5 % of decoding), and
-    /// joined words are judged as one by the confidence, so a forced half of "garage light"
-    /// would count for less; above it a large app's names and fixed phrases are most of
-    /// the states (a thousand song names: a third of decoding time).
+    /// A grammar whose searched graph has more states than this has the names of its long
+    /// lists joined into one word each (`WordAcceptor.joiningChains`): the FSG search pays for
+    /// every state on every frame. Below it the cost is small (the bundled apps' 94 states:
+    /// under 5 % of decoding), and joined words are judged as one by the confidence, so a forced
+    /// half of "garage light" would count for less; above it a large app's lists of names are
+    /// most of the states (a thousand song names: a third of decoding time).
     public var joinsWordsAboveStates = 500
     /// Only the names of lists this long are joined (`WordAcceptor.joiningChains`'s `minimumFan`).
     public var joinsListsOfAtLeast = 100
