@@ -11,15 +11,39 @@ struct PronunciationDictionary {
     /// line by line: reading it whole would cost its size in memory at every lookup.
     func entries(for words: Set<String>) throws(RecognitionError) -> [(word: String, phones: String)] {
         guard !words.isEmpty else { return [] }
-        return try entries { words.contains(String($0)) }
+        return try entries(matching: WordFilter(words))
     }
 
     /// Every entry of the file (the general language model of dictation needs them all).
     func allEntries() throws(RecognitionError) -> [(word: String, phones: String)] {
-        try entries { _ in true }
+        try entries(matching: nil)
     }
 
-    private func entries(where wanted: (Substring) -> Bool) throws(RecognitionError) -> [(word: String, phones: String)] {
+    /// Picks a dictionary's lines by their word without making a string of every line: the
+    /// word's bytes are hashed where they lie, and only a line whose hash is one of the wanted
+    /// words' becomes a string, checked against the words themselves (a hash may collide).
+    /// Every grammar with a word the decoder lacks pays one lookup through Debian's 135,000
+    /// lines; with a string made of each line, that was most of `hark pronounce`'s run.
+    private struct WordFilter {
+        let words: Set<String>
+        private let hashes: Set<Int>
+
+        init(_ words: Set<String>) {
+            self.words = words
+            hashes = Set(words.map { word in Array(word.utf8).withUnsafeBytes { Self.hash(of: $0) } })
+        }
+
+        static func hash(of bytes: UnsafeRawBufferPointer) -> Int {
+            var hasher = Hasher()
+            hasher.combine(bytes: bytes)
+            return hasher.finalize()
+        }
+
+        func mayWant(_ bytes: UnsafeRawBufferPointer) -> Bool { hashes.contains(Self.hash(of: bytes)) }
+    }
+
+    /// The entries whose word (without its "(2)") `filter` wants, or all of them without one.
+    private func entries(matching filter: WordFilter?) throws(RecognitionError) -> [(word: String, phones: String)] {
         guard let file = fopen(path, "r") else {
             if errno == ENOENT {
                 throw RecognitionError(.modelLoad, "the pronunciation dictionary \(path) is missing; install pocketsphinx-en-us (apt-get install pocketsphinx-en-us)")
@@ -31,13 +55,17 @@ struct PronunciationDictionary {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }
-        while getline(&buffer, &capacity, file) > 0, let buffer {
-            let line = String(cString: buffer)
-            guard let separator = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else { continue }
-            let entry = line[..<separator]
-            guard wanted(entry.prefix { $0 != "(" }) else { continue }
-            let phones = line[separator...].trimmingCharacters(in: .whitespacesAndNewlines)
-            if !phones.isEmpty { found.append((String(entry), phones)) }
+        while case let length = getline(&buffer, &capacity, file), length > 0, let buffer {
+            let line = UnsafeRawBufferPointer(start: buffer, count: length)
+            // The entry runs to the first space or tab; its word, to the "(" of an alternate.
+            guard let separator = line.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
+            let wordEnd = line[..<separator].firstIndex(of: UInt8(ascii: "(")) ?? separator
+            if let filter {
+                guard filter.mayWant(UnsafeRawBufferPointer(rebasing: line[..<wordEnd])),
+                      filter.words.contains(String(decoding: line[..<wordEnd], as: UTF8.self)) else { continue }
+            }
+            let phones = String(decoding: line[separator...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !phones.isEmpty { found.append((String(decoding: line[..<separator], as: UTF8.self), phones)) }
         }
         guard ferror(file) == 0 else {
             throw RecognitionError(.modelLoad, "reading the pronunciation dictionary \(path) failed")
