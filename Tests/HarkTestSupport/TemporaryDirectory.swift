@@ -1,10 +1,30 @@
 public import Foundation
 
-/// Makes a new, empty directory under the system temporary directory, unique to this call,
-/// so tests running in parallel never share files. The caller removes it when done.
+/// Makes a new, empty directory unique to this call, so tests running in parallel never share
+/// files. Every directory of a test run lives under one folder of the system temporary
+/// directory, removed when the test process exits: a run makes some 140 of them (recordings,
+/// databases, settings files), and left behind they piled up run after run.
 public func temporaryDirectory(prefix: String = "hark-test") throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+    let url = try testRunFolder.get().appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     return url
+}
+
+/// The test run's folder, made at the first call for a directory (a global's initialiser runs
+/// once, whichever thread gets there first).
+private let testRunFolder = Result { () throws -> URL in
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("hark-test-run-\(getpid())-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    atexit { removeTestRunFolder() }
+    return folder
+}
+
+private func removeTestRunFolder() {
+    guard case .success(let folder) = testRunFolder else { return }
+    do {
+        try FileManager.default.removeItem(at: folder)
+    } catch {
+        FileHandle.standardError.write(Data("could not remove the tests' folder \(folder.path): \(error)\n".utf8))
+    }
 }
