@@ -259,21 +259,11 @@ public actor ProgramHandler: IntentHandler {
         errorTail.append(line)
     }
 
-    /// Lines read from a pipe on a thread of their own (reading blocks).
+    /// Lines read from a pipe on a thread of their own (reading blocks; see `PipeLines`).
     private static func lines(of handle: FileHandle) -> AsyncStream<String> {
         AsyncStream { continuation in
             let thread = Thread {
-                var pending = Data()
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    pending += chunk
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                        pending = Data(pending[pending.index(after: newline)...])
-                    }
-                }
-                if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+                PipeLines.read(from: handle.fileDescriptor) { continuation.yield($0) }
                 continuation.finish()
             }
             thread.start()

@@ -86,7 +86,7 @@ import HarkTestSupport
             process.standardError = FileHandle.nullDevice
             try process.run()
             process.waitUntilExit()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let output = String(decoding: try readToEnd(pipe.fileHandleForReading), as: UTF8.self)
             #expect(process.terminationStatus == 0, "sox rejected our \(encoding) file")
             #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "1600")
         }

@@ -36,8 +36,8 @@ import Testing
         try process.run()
         try standardInput.fileHandleForWriting.write(contentsOf: Data((input ?? "").utf8))
         try standardInput.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        let outputData = try readToEnd(output.fileHandleForReading)
+        let errorData = try readToEnd(errors.fileHandleForReading)
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
                        errors: String(decoding: errorData, as: UTF8.self))

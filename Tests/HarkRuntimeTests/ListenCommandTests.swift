@@ -93,7 +93,7 @@ import Testing
         #expect(!process.isRunning, "hark listen did not stop within 10 s of SIGTERM")
         if process.isRunning { process.interrupt() }
         process.waitUntilExit()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: try readToEnd(output.fileHandleForReading), as: UTF8.self)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         #expect(printed.contains("SIGTERM, stopping"))
         #expect(printed.contains("s of audio:"))

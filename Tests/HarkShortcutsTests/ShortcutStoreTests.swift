@@ -175,7 +175,7 @@ import Testing
             var pending = Data()
             let reader = output.fileHandleForReading
             while committed.count < 150 + round * 50 {
-                let chunk = reader.availableData
+                let chunk = try readSome(reader)
                 if chunk.isEmpty { break }
                 pending += chunk
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -187,7 +187,7 @@ import Testing
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
             // Lines that arrived after the count was reached are committed too.
-            let rest = reader.readDataToEndOfFile()
+            let rest = try readToEnd(reader)
             committed += String(decoding: pending + rest, as: UTF8.self).split(separator: "\n").map(String.init)
 
             let store = try ShortcutStore(url: url)
