@@ -39,7 +39,11 @@ struct PronunciationDictionary {
             return hasher.finalize()
         }
 
-        func mayWant(_ bytes: UnsafeRawBufferPointer) -> Bool { hashes.contains(Self.hash(of: bytes)) }
+        /// Non-ASCII words are always checked as strings: a string equals another in a different
+        /// Unicode normalisation, whose bytes (and hash) differ.
+        func mayWant(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            bytes.contains { $0 >= 0x80 } || hashes.contains(Self.hash(of: bytes))
+        }
     }
 
     /// The entries whose word (without its "(2)") `filter` wants, or all of them without one.

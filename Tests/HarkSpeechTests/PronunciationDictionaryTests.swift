@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct PronunciationDictionaryTests {
     /// A dictionary in the layout of Debian's: alternates as "word(2)", a tab as separator on
-    /// some lines, words that begin like others, a line without phones, no newline at the end.
+    /// some lines, words that begin like others, a line without phones, a word with a combining
+    /// accent, no newline at the end.
     static let text = """
         'bout B AW T
         garage G ER AA ZH
@@ -17,6 +18,7 @@ import Testing
         light L AY T
         broken
         one's W AH N Z
+        caf\u{65}\u{301} K AE F EY
         zorblax Z AO R B L AE K S
         """
 
@@ -46,9 +48,14 @@ import Testing
         #expect(try dictionary.entries(for: []).isEmpty)
     }
 
+    @Test func aWordIsFoundWhateverItsUnicodeNormalisation() throws {
+        // The file spells it with a combining accent, the grammar with a precomposed "é".
+        #expect(try Self.dictionary().entries(for: ["caf\u{E9}"]).map(\.phones) == ["K AE F EY"])
+    }
+
     @Test func readsEveryEntryWhenAskedForAll() throws {
         let all = try Self.dictionary().allEntries()
-        #expect(all.count == 10)
+        #expect(all.count == 11)
         #expect(all.first?.word == "'bout" && all.last?.word == "zorblax")
     }
 
