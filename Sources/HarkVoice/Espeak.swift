@@ -50,14 +50,15 @@ enum Espeak {
         try setParameter(espeakPITCH, Int32(pitch), name: "pitch")
     }
 
-    /// Speaks `text` into memory and returns 16-bit samples at `outputRate`.
-    static func synthesize(_ text: String) throws(VoiceError) -> [Int16] {
+    /// Speaks `text` into memory and returns 16-bit samples at `outputRate`. With
+    /// `inlinePhonemes`, text within [[ ]] is read as phoneme mnemonics (see `SpokenLexicon`).
+    static func synthesize(_ text: String, inlinePhonemes: Bool = false) throws(VoiceError) -> [Int16] {
         let sink = SampleSink()
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }
         let status = text.withCString { pointer in
             espeak_Synth(pointer, strlen(pointer) + 1, 0, POS_CHARACTER, 0,
-                         UInt32(espeakCHARS_UTF8), nil, unmanaged.toOpaque())
+                         UInt32(espeakCHARS_UTF8) | (inlinePhonemes ? UInt32(espeakPHONEMES) : 0), nil, unmanaged.toOpaque())
         }
         guard status == EE_OK else {
             throw VoiceError(.synthesis, "espeak_Synth failed for \"\(text.prefix(60))\"", status: Int32(status.rawValue))

@@ -22,9 +22,11 @@ public struct VoiceSettings: Sendable, Equatable {
 /// Speaks text with espeak-ng, in process, into audio that Hark can play or write.
 public struct SpeechSynthesizer: Sendable {
     public let settings: VoiceSettings
+    /// Words said from the phones Hark listens for rather than from their spelling.
+    public let lexicon: SpokenLexicon
 
     /// Checks the settings against espeak-ng now, so a bad voice fails at start-up, not mid-conversation.
-    public init(settings: VoiceSettings = VoiceSettings()) throws(VoiceError) {
+    public init(settings: VoiceSettings = VoiceSettings(), lexicon: SpokenLexicon = SpokenLexicon()) throws(VoiceError) {
         guard VoiceSettings.rateRange.contains(settings.rate) else {
             throw VoiceError(.badSetting, "rate \(settings.rate) is outside \(VoiceSettings.rateRange) words per minute")
         }
@@ -32,17 +34,19 @@ public struct SpeechSynthesizer: Sendable {
             throw VoiceError(.badSetting, "pitch \(settings.pitch) is outside \(VoiceSettings.pitchRange)")
         }
         self.settings = settings
+        self.lexicon = lexicon
         try Espeak.withEngine { () throws(VoiceError) in try Espeak.setVoice(settings.voice) }
     }
 
     /// The spoken text as mono audio at espeak-ng's own rate (22.05 kHz).
     public func synthesize(_ text: String) throws(VoiceError) -> AudioClip {
         let settings = settings
+        let markedUp = lexicon.markedUp(text)
         return try Espeak.withEngine { () throws(VoiceError) -> AudioClip in
             try Espeak.setVoice(settings.voice)
             try Espeak.setRate(settings.rate)
             try Espeak.setPitch(settings.pitch)
-            let samples = try Espeak.synthesize(text)
+            let samples = try Espeak.synthesize(markedUp ?? text, inlinePhonemes: markedUp != nil)
             return AudioClip(int16: samples, sampleRate: Espeak.outputRate, channels: 1)
         }
     }

@@ -5,6 +5,8 @@ public struct VoiceError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownVoice
         case badSetting
         case synthesis
+        /// A pronunciation to speak from is not in the model's phones.
+        case pronunciation
     }
 
     public var code: Code
