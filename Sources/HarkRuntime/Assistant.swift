@@ -76,7 +76,10 @@ public final class Assistant: Sendable {
         let (expectation, _) = await conversation.expectation()
         try await recognition.prepare(configuration.recognizer, grammar: expectation.grammar, pronounce: pronounce,
                                       pronunciations: given)
-        let speech = try SpeechService(settings: configuration.voice)
+        // Names are said as they are heard: what an app or the lexicon spells out for listening
+        // is what espeak-ng says.
+        let lexicon = try SpokenLexicon(arpabet: await recognition.handWrittenPronunciations())
+        let speech = try SpeechService(settings: configuration.voice, lexicon: lexicon)
         return Assistant(recognition: recognition, speech: speech, conversation: conversation,
                          loadSeconds: await recognition.loadSeconds, startupProblems: problems, store: store, watcher: watcher)
     }

@@ -31,12 +31,25 @@ public actor RecognitionService {
 
     private var pronounce: (@Sendable (String) throws -> [String])?
 
-    /// Teaches the decoder pronunciations an app gives for its own words.
+    /// Teaches the decoder pronunciations an app gives for its own words (the dictionary's
+    /// own pronunciation wins for a word it has).
     public func addPronunciations(_ entries: [(word: String, phones: String)]) throws {
         let recognizer = try loadedRecognizer()
         let unknown = Set(try recognizer.learn(entries.map(\.word)))
         let missing = entries.filter { unknown.contains($0.word.lowercased()) }
         if !missing.isEmpty { try recognizer.addPronunciations(missing) }
+        for entry in missing { givenPronunciations[entry.word.lowercased()] = entry.phones.uppercased() }
+    }
+
+    /// Words listened for with phones written by hand, from apps (`addPronunciations`).
+    private var givenPronunciations: [String: String] = [:]
+
+    /// Every word listened for with phones written by hand rather than from the dictionary
+    /// or espeak-ng's guess: the project lexicon's, then the apps'. Hark says these words
+    /// from the same phones.
+    public func handWrittenPronunciations() throws -> [(word: String, phones: String)] {
+        try loadedRecognizer().lexiconPronunciations
+            + givenPronunciations.sorted { $0.key < $1.key }.map { (word: $0.key, phones: $0.value) }
     }
 
     /// Words that were given espeak-ng's pronunciation because no dictionary had them.

@@ -8,8 +8,9 @@ public actor SpeechService {
 
     private let synthesizer: SpeechSynthesizer
 
-    public init(settings: VoiceSettings) throws(VoiceError) {
-        synthesizer = try SpeechSynthesizer(settings: settings)
+    /// `lexicon`: words said from the phones Hark listens for (see `SpokenLexicon`).
+    public init(settings: VoiceSettings, lexicon: SpokenLexicon = SpokenLexicon()) throws(VoiceError) {
+        synthesizer = try SpeechSynthesizer(settings: settings, lexicon: lexicon)
     }
 
     public func speak(_ text: String) throws(VoiceError) -> AudioClip {

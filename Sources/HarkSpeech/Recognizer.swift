@@ -100,6 +100,11 @@ public final class Recognizer {
     /// synthetic voices, e.g. espeak-ng's "make the living room lamp blue"): silence almost never.
     static let tightSilenceProbability = 1e-10
 
+    /// The lexicons' entries the decoder took (those for words the dictionary lacks), first
+    /// pronunciations only: written by hand, so worth saying the same way (see HarkVoice's
+    /// `SpokenLexicon`).
+    public let lexiconPronunciations: [(word: String, phones: String)]
+
     /// Seconds it took to load the model and dictionary.
     public let loadSeconds: Double
 
@@ -113,11 +118,13 @@ public final class Recognizer {
         // The dictionary's own pronunciation wins: the lexicon is for words it lacks.
         let known = try dictionary.entries(for: Set(additions.map(\.word)))
         let knownWords = Set(known.map { Self.baseWord($0.word) })
-        let entries = known + additions.filter { !knownWords.contains(Self.baseWord($0.word)) }
+        let added = additions.filter { !knownWords.contains(Self.baseWord($0.word)) }
+        let entries = known + added
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
                                        logFile: configuration.logFile, extraArguments: [])
         self.configuration = configuration
         self.dictionary = dictionary
+        lexiconPronunciations = added.filter { !$0.word.hasSuffix(")") }
         self.decoder = decoder
         phoneLoop = configuration.measuresConfidence
             ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile) : nil
