@@ -31,6 +31,7 @@ func explain(_ error: any Error) -> (message: String, status: Int32) {
         if case .modelLoad = error.code { return (error.description, ExitStatus.unavailable) }
         return (error.description, ExitStatus.dataError)
     case let error as VoiceError:
+        if case .pronunciation = error.code { return (error.description, ExitStatus.dataError) }
         return (error.description, ExitStatus.unavailable)
     case let error as StoreError:
         switch error.code {

@@ -2,16 +2,20 @@ import ArgumentParser
 import Foundation
 import HarkAudio
 import HarkRuntime
+import HarkIntents
 import HarkSpeech
+import HarkVoice
 
 /// `hark pronounce`: what Hark listens for when a word is said, and how it says it.
 struct Pronounce: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the phones Hark listens for in a word, and speak it.",
         discussion: """
-        A word in the dictionary (Debian's cmudict-en-us, or models/lexicon.dict) is listened for \
-        as written there; any other word gets espeak-ng's pronunciation mapped to the recogniser's \
-        phones, which is also how Hark says it.
+        A word in the dictionary (Debian's cmudict-en-us) or in models/lexicon.dict is listened for \
+        as written there; then a word an installed app gives a pronunciation for (its vocabulary); \
+        any other word gets espeak-ng's pronunciation mapped to the recogniser's phones. Hark says \
+        a word the way it listens for it: words with hand-written phones (the lexicon's and the \
+        apps') are spoken from those phones.
         """)
 
     @Argument(help: "Words to pronounce.")
@@ -22,6 +26,11 @@ struct Pronounce: AsyncParsableCommand {
 
     @Flag(help: "Print only; do not speak.")
     var quiet = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Folder of apps whose vocabulary pronunciations count (default: $HARK_APPS, else the apps/ folder Hark finds; none if there is none).",
+        valueName: "dir"))
+    var apps: String?
 
     @OptionGroup var voice: VoiceOptions
 
@@ -39,17 +48,26 @@ struct Pronounce: AsyncParsableCommand {
             if let lexicon = HarkPaths.lexicon(in: models) { configuration.lexicons = [lexicon] }
             let recognizer = try Recognizer(configuration: configuration)
             let pronouncer = try Pronouncer.inModels(models)
-            for word in words {
+            let lexicon = Dictionary(recognizer.lexiconPronunciations.map { ($0.word, $0.phones) }) { first, _ in first }
+            let fromApps = try appPronunciations()
+            // Words with hand-written phones are spoken from them, as Hark would say them.
+            var handWritten: [(word: String, phones: String)] = []
+            for word in words.map({ $0.lowercased() }) {
                 if let phones = try recognizer.pronunciation(of: word) {
-                    print("\(word.lowercased()): \(phones)   (dictionary)")
+                    let isLexicon = lexicon[word] != nil
+                    if isLexicon { handWritten.append((word, phones)) }
+                    print("\(word): \(phones)   (\(isLexicon ? "models/lexicon.dict" : "dictionary"))")
+                } else if let (phones, app) = fromApps[word] {
+                    handWritten.append((word, phones))
+                    print("\(word): \(phones)   (app \(app))")
                 } else if let pronouncer {
-                    print("\(word.lowercased()): \(try pronouncer.phones(of: word).joined(separator: " "))   (espeak-ng)")
+                    print("\(word): \(try pronouncer.phones(of: word).joined(separator: " "))   (espeak-ng)")
                 } else {
-                    print("\(word.lowercased()): unknown, and no phone map in models/ to guess with")
+                    print("\(word): unknown, and no phone map in models/ to guess with")
                 }
             }
             guard !quiet else { return }
-            let speech = try SpeechService(settings: voice.settings)
+            let speech = try SpeechService(settings: voice.settings, lexicon: try SpokenLexicon(arpabet: handWritten))
             let clip = try await speech.speak(words.joined(separator: ", "))
             if try !SpeechOutput.deliver(clip, to: out) {
                 printError("hark: no sound card to speak on; --out FILE writes the speech, --quiet skips it")
@@ -57,5 +75,18 @@ struct Pronounce: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
+    }
+
+    /// Word → (phones, app name) for the pronunciations installed apps give; empty when no
+    /// apps folder is named or found.
+    private func appPronunciations() throws -> [String: (phones: String, app: String)] {
+        guard let folder = apps.map({ URL(fileURLWithPath: $0) }) ?? HarkPaths.appsDirectory() else { return [:] }
+        var found: [String: (phones: String, app: String)] = [:]
+        for app in try AppCatalog.load(from: folder).apps {
+            for term in app.vocabulary {
+                if let phones = term.pronunciation, found[term.word] == nil { found[term.word] = (phones.uppercased(), app.name) }
+            }
+        }
+        return found
     }
 }

@@ -196,6 +196,23 @@ import Testing
         #expect(try WAVFile.read(contentsOf: out).duration > 0.5)
     }
 
+    /// An app's pronunciation is named as the source, and the word is spoken from it: the same
+    /// audio as "fish", which its phones spell (each run is a fresh espeak-ng, so the same).
+    @Test func pronounceSaysAnAppsWordFromItsPhones() throws {
+        let folder = try temporaryDirectory()
+        let ghoti = folder.appendingPathComponent("ghoti.wav")
+        let fish = folder.appendingPathComponent("fish.wav")
+        let outcome = try Self.hark(["pronounce", "ghoti", "--apps", try SpokenPronunciationTests.aquarium().path,
+                                     "--out", ghoti.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("ghoti: F IH SH   (app Aquarium)"))
+        #expect(try Self.hark(["say", "fish", "--out", fish.path]).status == 0)
+        #expect(try WAVFile.read(contentsOf: ghoti).samples == WAVFile.read(contentsOf: fish).samples)
+        let missing = try Self.hark(["pronounce", "ghoti", "--apps", folder.appendingPathComponent("none").path, "--quiet"])
+        #expect(missing.status == 65)
+        #expect(missing.errors.contains("no such apps directory"))
+    }
+
     @Test func sayWritesSpeech() throws {
         let out = try temporaryDirectory().appendingPathComponent("hello.wav")
         let outcome = try Self.hark(["say", "Hello from Hark", "--out", out.path, "--rate", "200"])
