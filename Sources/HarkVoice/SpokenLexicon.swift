@@ -16,7 +16,10 @@ public struct SpokenLexicon: Sendable, Equatable {
     public init(arpabet entries: [(word: String, phones: String)]) throws(VoiceError) {
         for entry in entries {
             let phones = entry.phones.split(separator: " ").map { $0.uppercased() }
-            mnemonics[entry.word.lowercased()] = try Self.espeakMnemonics(arpabet: phones, word: entry.word)
+            let stress = Self.stressedVowel(inReading: try Phonemizer.phonemes(of: entry.word),
+                                            vowels: phones.filter(Self.isVowel).count)
+            mnemonics[entry.word.lowercased()] = try Self.espeakMnemonics(arpabet: phones, word: entry.word,
+                                                                          stressedVowel: stress)
         }
     }
 
@@ -39,9 +42,9 @@ public struct SpokenLexicon: Sendable, Equatable {
     /// no sound: "t|S" is T then SH, where "tS" would be CH).
     ///
     /// The model's phones carry no stress, and espeak-ng needs one to say a word naturally: it
-    /// goes on the first vowel other than AH (a schwa far more often than not), or on the first
-    /// vowel if every vowel is AH.
-    static func espeakMnemonics(arpabet phones: [String], word: String) throws(VoiceError) -> String {
+    /// goes on vowel number `stressedVowel` (counting from 0) when given, else on the first vowel
+    /// other than AH (a schwa far more often than not), or on the first vowel if all are AH.
+    static func espeakMnemonics(arpabet phones: [String], word: String, stressedVowel: Int? = nil) throws(VoiceError) -> String {
         guard !phones.isEmpty else {
             throw VoiceError(.pronunciation, "no phones given for \"\(word)\"")
         }
@@ -49,12 +52,30 @@ public struct SpokenLexicon: Sendable, Equatable {
             throw VoiceError(.pronunciation, "\"\(phone)\" in the pronunciation of \"\(word)\" is not a phone of the model (ARPAbet, e.g. \"F IH SH\")")
         }
         let vowels = phones.indices.filter { isVowel(phones[$0]) }
-        let stressed = vowels.first { phones[$0] != "AH" } ?? vowels.first
+        let stressed = stressedVowel.flatMap { vowels.indices.contains($0) ? vowels[$0] : nil }
+            ?? vowels.first { phones[$0] != "AH" } ?? vowels.first
         return phones.indices.map { index in
             let phone = phones[index]
             guard index == stressed else { return espeakPhoneme[phone]! }
             return "'" + (stressedPhoneme[phone] ?? espeakPhoneme[phone]!)
         }.joined(separator: "|")
+    }
+
+    /// Which vowel espeak-ng stresses in its own reading of a word ("S_I2_v_'O:_n" for "siobhan":
+    /// 1), when that reading has `vowels` vowels as the hand-written phones do: the syllables
+    /// then line up, and espeak-ng's sense of where English puts stress is better than a rule.
+    /// nil when the counts differ ("ghoti" read as "g_'oU_t#_i" against "F IH SH").
+    static func stressedVowel(inReading reading: String, vowels: Int) -> Int? {
+        let tokens = reading.split(whereSeparator: { $0 == "_" || $0 == " " })
+        var vowel = 0
+        var stressed: Int?
+        for token in tokens {
+            let bare = token.drop(while: { "',%=".contains($0) })
+            guard let first = bare.first, "@3aAeEiIoOuUV0".contains(first) else { continue }
+            if stressed == nil, token.hasPrefix("'") { stressed = vowel }
+            vowel += 1
+        }
+        return vowel == vowels ? stressed : nil
     }
 
     /// ARPAbet's vowels are the phones spelt with two letters from A, E, I, O, U.

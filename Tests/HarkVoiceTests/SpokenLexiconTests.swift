@@ -1,5 +1,5 @@
 import HarkAudio
-import HarkVoice
+@testable import HarkVoice
 import Testing
 
 @Suite(.serialized) struct SpokenLexiconTests {
@@ -17,8 +17,20 @@ import Testing
             (word: "nutshell", phones: "N AH T SH EH L"),
         ])
         #expect(lexicon.mnemonics == [
-            "ghoti": "f|'I|S", "about": "@|b|'aU|t", "but": "b|'V|t", "bird": "b|'3:|d", "nutshell": "n|@|t|S|'E|l",
+            "ghoti": "f|'I|S", "about": "@|b|'aU|t", "but": "b|'V|t", "bird": "b|'3:|d", "nutshell": "n|'V|t|S|E|l",
         ])
+    }
+
+    /// Where espeak-ng's own reading has as many vowels, its stress is kept ("shiv-AWN"); where it
+    /// has not ("ghoti" read in two syllables), the rule decides.
+    @Test func takesTheStressFromEspeaksOwnReading() throws {
+        let lexicon = try SpokenLexicon(arpabet: [(word: "siobhan", phones: "SH IH V AO N"), (word: "ghoti", phones: "F IH SH")])
+        #expect(lexicon.mnemonics["siobhan"] == "S|I|v|'O:|n")
+        #expect(lexicon.mnemonics["ghoti"] == "f|'I|S")
+        #expect(SpokenLexicon.stressedVowel(inReading: "S_I2_v_'O:_n", vowels: 2) == 1)
+        #expect(SpokenLexicon.stressedVowel(inReading: "t_'i:_tS_'0_tS_k", vowels: 2) == 0)
+        #expect(SpokenLexicon.stressedVowel(inReading: "g_'oU_t#_i", vowels: 1) == nil)
+        #expect(SpokenLexicon.stressedVowel(inReading: "n_u:_n", vowels: 1) == nil)
     }
 
     @Test func refusesPhonesTheModelDoesNotHave() {
