@@ -97,11 +97,8 @@ import Testing
     }
 
     @Test func aBrokenAppIsExplainedWithItsLine() throws {
-        let directory = try temporaryDirectory()
-        let app = directory.appendingPathComponent("broken")
-        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
-        try "name: Broken\nintents:\n  GetThing:\n    phrases: [get <thing>]\n    responses: {success: ok}\n"
-            .write(to: app.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        let directory = try temporaryApps(folder: "broken", manifest:
+            "name: Broken\nintents:\n  GetThing:\n    phrases: [get <thing>]\n    responses: {success: ok}\n")
         let outcome = try Self.hark(["run", "--apps", directory.path, "audio-fixtures/home-en/what_time_is_it.wav"])
         #expect(outcome.status == 65)
         #expect(outcome.errors.contains("broken/app.yaml:4: phrase \"get <thing>\" names <thing>, which is not a parameter of GetThing"))

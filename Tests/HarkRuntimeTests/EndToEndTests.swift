@@ -183,17 +183,14 @@ struct Sidecar: Decodable {
     /// An app whose phrases use words no dictionary has: espeak-ng's pronunciation is used
     /// for listening, and the same voice saying the phrase is understood.
     @Test func listensForWordsTheDictionaryLacks() async throws {
-        let apps = try temporaryDirectory()
-        let folder = apps.appendingPathComponent("unicornchat")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try """
+        let apps = try temporaryApps(folder: "unicornchat", manifest: """
         name: UnicornChat
         intents:
           OpenInbox:
             phrases: [open unicornchat, show zorblax messages]
             responses:
               success: Opening ${app}.
-        """.write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        """)
         var recognizer = RecognizerConfiguration()
         recognizer.rejectionMargin = -4 // espeak-ng's voice; see lenientAssistant
         let assistant = try await Assistant.start(AssistantConfiguration(
@@ -213,11 +210,8 @@ struct Sidecar: Decodable {
     }
 
     @Test func withoutAPhoneMapUnknownWordsAreNamed() async throws {
-        let apps = try temporaryDirectory()
-        let folder = apps.appendingPathComponent("unicornchat")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "name: UnicornChat\nintents:\n  OpenInbox:\n    phrases: [open unicornchat]\n    responses: {success: ok}\n"
-            .write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        let apps = try temporaryApps(folder: "unicornchat", manifest:
+            "name: UnicornChat\nintents:\n  OpenInbox:\n    phrases: [open unicornchat]\n    responses: {success: ok}\n")
         await #expect {
             _ = try await Assistant.start(AssistantConfiguration(appsDirectory: apps, modelsDirectory: nil))
         } throws: { error in

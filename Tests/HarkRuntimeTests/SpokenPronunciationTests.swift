@@ -13,10 +13,7 @@ import Testing
     /// An app whose word "ghoti" is pronounced "fish", beside the dictionary's "goatee"
     /// (G OW T IY), which is how espeak-ng reads the spelling "ghoti".
     static func aquarium() throws -> URL {
-        let apps = try temporaryDirectory()
-        let folder = apps.appendingPathComponent("aquarium")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try """
+        try temporaryApps(folder: "aquarium", manifest: """
         name: Aquarium
         vocabulary:
           - word: ghoti
@@ -30,8 +27,7 @@ import Testing
             phrases: [trim the goatee]
             responses:
               success: Trimming.
-        """.write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
-        return apps
+        """)
     }
 
     /// Every phone of the model survives the trip to espeak-ng's phonemes and back through

@@ -28,3 +28,13 @@ private func removeTestRunFolder() {
         FileHandle.standardError.write(Data("could not remove the tests' folder \(folder.path): \(error)\n".utf8))
     }
 }
+
+/// A new apps folder holding one app: `folder/app.yaml` with `manifest`. Returns the apps
+/// folder (what `--apps` and `AppCatalog.load` take).
+public func temporaryApps(folder: String, manifest: String) throws -> URL {
+    let apps = try temporaryDirectory()
+    let app = apps.appendingPathComponent(folder)
+    try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+    try manifest.write(to: app.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+    return apps
+}
