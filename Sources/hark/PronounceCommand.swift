@@ -48,13 +48,13 @@ struct Pronounce: AsyncParsableCommand {
             if let lexicon = HarkPaths.lexicon(in: models) { configuration.lexicons = [lexicon] }
             let recognizer = try Recognizer(configuration: configuration)
             let pronouncer = try Pronouncer.inModels(models)
-            let lexicon = Dictionary(recognizer.lexiconPronunciations.map { ($0.word, $0.phones) }) { first, _ in first }
+            let lexiconWords = Set(recognizer.lexiconPronunciations.map(\.word))
             let fromApps = try appPronunciations()
             // Words with hand-written phones are spoken from them, as Hark would say them.
             var handWritten: [(word: String, phones: String)] = []
             for word in words.map({ $0.lowercased() }) {
                 if let phones = try recognizer.pronunciation(of: word) {
-                    let isLexicon = lexicon[word] != nil
+                    let isLexicon = lexiconWords.contains(word)
                     if isLexicon { handWritten.append((word, phones)) }
                     print("\(word): \(phones)   (\(isLexicon ? "models/lexicon.dict" : "dictionary"))")
                 } else if let (phones, app) = fromApps[word] {
