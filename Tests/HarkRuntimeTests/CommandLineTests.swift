@@ -16,7 +16,7 @@ import Testing
         try Fixtures.executable("hark")
     }
 
-    static func hark(_ arguments: [String], input: String? = nil) throws -> Outcome {
+    static func hark(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -26,6 +26,7 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
         environment["XDG_DATA_HOME"] = scratch.path
+        environment.merge(extra) { _, given in given }
         process.environment = environment
         let standardInput = Pipe()
         process.standardInput = standardInput
@@ -205,6 +206,12 @@ import Testing
         #expect(outcome.output.contains("ghoti: F IH SH   (app Aquarium)"))
         #expect(try Self.hark(["say", "fish", "--out", fish.path]).status == 0)
         #expect(try WAVFile.read(contentsOf: ghoti).samples == WAVFile.read(contentsOf: fish).samples)
+        // The project lexicon comes first, and is named.
+        let models = try temporaryDirectory()
+        try "ghoti G IH SH\n".write(to: models.appendingPathComponent("lexicon.dict"), atomically: true, encoding: .utf8)
+        let fromLexicon = try Self.hark(["pronounce", "ghoti", "--quiet", "--apps", try SpokenPronunciationTests.aquarium().path],
+                                        environment: ["HARK_MODELS": models.path])
+        #expect(fromLexicon.output.contains("ghoti: G IH SH   (models/lexicon.dict)"), "\(fromLexicon.output) \(fromLexicon.errors)")
         let missing = try Self.hark(["pronounce", "ghoti", "--apps", folder.appendingPathComponent("none").path, "--quiet"])
         #expect(missing.status == 65)
         #expect(missing.errors.contains("no such apps directory"))
