@@ -124,7 +124,7 @@ public final class Recognizer {
                                        logFile: configuration.logFile, extraArguments: [])
         self.configuration = configuration
         self.dictionary = dictionary
-        lexiconPronunciations = added.filter { !$0.word.hasSuffix(")") }
+        lexiconPronunciations = added.filter { Self.baseWord($0.word) == $0.word }
         self.decoder = decoder
         phoneLoop = configuration.measuresConfidence
             ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile) : nil
