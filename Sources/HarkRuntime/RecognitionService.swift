@@ -70,6 +70,30 @@ public actor RecognitionService {
             }
         }
         try recognizer.use(grammar)
+        grammarInUse = grammar
+        try baseline?.use(grammar, pronunciations: recognizer.pronunciations(of:))
+    }
+
+    /// Plain pocketsphinx beside the recogniser, for benchmarks; nil until `startBaseline`.
+    private var baseline: BaselineRecognizer?
+    private var grammarInUse: Grammar?
+
+    /// Starts plain pocketsphinx (`BaselineRecognizer`) on the recogniser's model, with the
+    /// grammar in use; from now on it follows every grammar the recogniser is given.
+    public func startBaseline() throws {
+        let recognizer = try loadedRecognizer()
+        guard baseline == nil, let grammar = grammarInUse else { return }
+        let made = try BaselineRecognizer(modelDirectory: recognizer.configuration.modelDirectory,
+                                     dictionary: recognizer.configuration.dictionary,
+                                     logFile: recognizer.configuration.logFile)
+        try made.use(grammar, pronunciations: recognizer.pronunciations(of:))
+        baseline = made
+    }
+
+    /// The baseline's hearing of `samples` against the grammar in use.
+    public func recognizeBaseline(_ samples: [Int16]) throws -> Recognition {
+        guard let baseline else { throw RecognitionError(.modelLoad, "the baseline was used before startBaseline()") }
+        return try baseline.recognize(samples)
     }
 
     public func dictate(_ samples: [Int16]) throws(RecognitionError) -> Recognition {

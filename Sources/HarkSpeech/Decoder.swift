@@ -134,6 +134,16 @@ final class Decoder {
         try activate(name)
     }
 
+    /// Installs a JSGF grammar the way plain pocketsphinx does (its own compiler, its own
+    /// weights) and makes it the active search.
+    func installJSGF(name: String, text: String) throws(RecognitionError) {
+        let result = ps_set_jsgf_string(decoder, name, text)
+        guard result >= 0 else {
+            throw RecognitionError(.grammar, "ps_set_jsgf_string could not compile grammar \(name) (a word may be missing from the dictionary)", returnCode: result)
+        }
+        try activate(name)
+    }
+
     /// A free loop of context-independent phones (the decoder runs with
     /// -allphone_ci), the yardstick the grammar's score is measured against.
     func installPhoneLoop(name: String) throws(RecognitionError) {

@@ -279,6 +279,12 @@ public final class Recognizer {
         if !entries.isEmpty { try decoder.addWords(entries) }
     }
 
+    /// Every pronunciation the decoder listens for in `word` ("word", "word(2)", …), taught or
+    /// not: what a second decoder needs to listen for the same sounds.
+    public func pronunciations(of word: String) -> [String] {
+        alternatePronunciations(of: word.lowercased())
+    }
+
     /// Every pronunciation the decoder knows for `word`: "word", "word(2)", …
     private func alternatePronunciations(of word: String) -> [String] {
         var found: [String] = []

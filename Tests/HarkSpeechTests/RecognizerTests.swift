@@ -331,3 +331,38 @@ import Testing
         #expect(Confidence.from(margin: -.infinity) == 0)
     }
 }
+
+/// Plain pocketsphinx, the yardstick of every benchmark: it must decode what the recogniser's
+/// grammar holds, with the recogniser's own pronunciations, and reject nothing it can parse.
+@Suite(.serialized) struct BaselineRecognizerTests {
+    @Test func decodesRealVoicesAgainstTheSameGrammarAsJSGF() throws {
+        let baseline = try BaselineRecognizer()
+        try baseline.use(RecognizerTests.home) { _ in [] }
+        for fixture in ["home-en/turn_on_the_garage_light", "home-en/what_time_is_it", "home-en/make_bedroom_light_blue"] {
+            let heard = try baseline.recognize(RecognizerTests.samples(fixture + ".wav"))
+            #expect(heard.text == fixture.split(separator: "/").last!.replacingOccurrences(of: "_", with: " "))
+            #expect(!heard.isRejected)
+            #expect(heard.interpretation?.tag == (fixture.hasSuffix("time_is_it") ? "GetTime"
+                : fixture.hasSuffix("blue") ? "ChangeLightColor" : "ChangeLightState"))
+        }
+    }
+
+    @Test func learnsWordsTheDictionaryLacksFromTheGivenPronunciations() throws {
+        let baseline = try BaselineRecognizer()
+        let grammar = Grammar(rules: [.init(tag: "x", template: try PhraseTemplate("feed the ghoti"))])
+        #expect(throws: RecognitionError.self) { try baseline.use(grammar) { _ in [] } }
+        var asked: [String] = []
+        try baseline.use(grammar) { word in asked.append(word); return ["F IH SH", "G OW T IY"] }
+        #expect(asked == ["ghoti"])
+    }
+
+    @Test func aGrammarSwitchedToReplacesTheLastOne() throws {
+        let baseline = try BaselineRecognizer()
+        try baseline.use(RecognizerTests.home) { _ in [] }
+        try baseline.use(Grammar(rules: [.init(tag: "time", template: try PhraseTemplate("what time is it"))])) { _ in [] }
+        let heard = try baseline.recognize(RecognizerTests.samples("home-en/turn_on_the_garage_light.wav"))
+        // Only one sentence is left: whatever is said is forced onto it, as plain pocketsphinx does.
+        #expect(heard.text == "what time is it" || heard.isRejected)
+        #expect(heard.text != "turn on the garage light")
+    }
+}
