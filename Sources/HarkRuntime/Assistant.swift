@@ -188,12 +188,7 @@ public final class Assistant: Sendable {
     /// `continuing`), without answering yet: the live loop uses it to tell whether someone
     /// pausing has finished a phrase.
     public func hear(_ samples: [Int16], continuing: Bool) async throws -> HeardUtterance {
-        if !continuing { await conversation.reset() }
-        let (expectation, version) = await conversation.expectation()
-        if version != installedVersion.value {
-            try await recognition.use(expectation.grammar)
-            installedVersion.value = version
-        }
+        let expectation = try await expectTurn(continuing: continuing)
         // No audio means the person said nothing before listening timed out.
         let recognized = samples.isEmpty ? Recognition.nothingHeard
             : expectation.wantsFreeText ? try await recognition.dictate(samples)
@@ -202,6 +197,27 @@ public final class Assistant: Sendable {
         let complete = whole && Recognizer.saidInFull(recognized)
         return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
                               endsPhrase: complete, isWholePhrase: whole)
+    }
+
+    /// Starts a new request unless `continuing`, and has the recogniser use that turn's grammar.
+    private func expectTurn(continuing: Bool) async throws -> TurnExpectation {
+        if !continuing { await conversation.reset() }
+        let (expectation, version) = await conversation.expectation()
+        if version != installedVersion.value {
+            try await recognition.use(expectation.grammar)
+            installedVersion.value = version
+        }
+        return expectation
+    }
+
+    /// What plain pocketsphinx (`BaselineRecognizer`, started with
+    /// `recognition.startBaseline()`) hears in a new request, ready for `answer` as the
+    /// recogniser's own hearing would be: the yardstick benchmarks set beside Hark.
+    public func hearWithBaseline(_ samples: [Int16]) async throws -> HeardUtterance {
+        _ = try await expectTurn(continuing: false)
+        let recognized = samples.isEmpty ? Recognition.nothingHeard : try await recognition.recognizeBaseline(samples)
+        return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: false,
+                              endsPhrase: false, isWholePhrase: false)
     }
 
     /// Answers what `hear` recognised: the dialogue's reply, spoken.

@@ -13,6 +13,17 @@ public struct ExpectedUnderstanding: Sendable, Decodable {
     public var slots: [String: String]?
     /// Who spoke it, in generated corpora (extra key; rhasspy-test sidecars have none).
     public var voice: String?
+    /// The noise mixed under it and at what signal-to-noise ratio in dB, in generated corpora.
+    public var noise: String?
+    public var snr: Double?
+}
+
+/// What plain pocketsphinx (`BaselineRecognizer`) made of the same recording.
+public struct BaselineOutcome: Sendable, Codable {
+    /// Its words formed a phrase the dialogue understood (it has no confidence threshold).
+    public var understood: Bool
+    public var commandRight: Bool
+    public var account: String
 }
 
 /// What became of one recording, decoded with no margin threshold so that every
@@ -23,6 +34,9 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var folder: String
     /// The sidecar's "voice", when it names one.
     public var voice: String?
+    /// The sidecar's "noise" and "snr", when it names them.
+    public var noise: String? = nil
+    public var snr: Double? = nil
     public var mustReject: Bool
     /// The grammar-over-phone-loop margin; accepted at threshold t when `understood` and margin ≥ t.
     public var margin: Double
@@ -39,6 +53,8 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var slotConfusions: [String]
     /// What was heard against what was expected, for the list of failures.
     public var account: String
+    /// Plain pocketsphinx on the same recording, when the benchmark ran it.
+    public var baseline: BaselineOutcome? = nil
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
 
@@ -59,12 +75,48 @@ public struct ThresholdFigures: Sendable, Codable {
     public var falseAcceptances = 0
 }
 
-/// Command acceptance of one group of recordings (a folder, a voice).
+/// Command acceptance of one group of recordings (a folder, a voice, a noise).
 public struct GroupFigures: Sendable, Codable {
     public var mustAccept = 0
     public var commandsAccepted = 0
+    /// Commands heard right whatever their margin: those above `commandsAccepted` were thrown
+    /// away by the threshold.
+    public var commandsRightAtAnyMargin = 0
     public var mustReject = 0
     public var falseAcceptances = 0
+    /// The same for plain pocketsphinx, when it ran.
+    public var baselineCommandsAccepted = 0
+    public var baselineFalseAcceptances = 0
+
+    /// Commands right but rejected for want of confidence.
+    public var falseRejectionsByThreshold: Int { commandsRightAtAnyMargin - commandsAccepted }
+}
+
+/// Plain pocketsphinx's figures on the same recordings.
+public struct BaselineFigures: Sendable, Codable {
+    public var commandsAccepted = 0
+    public var misrecognitions = 0
+    /// Commands it found no phrase for.
+    public var rejections = 0
+    public var falseAcceptances = 0
+    public var cpuSeconds = 0.0
+    public var audioSeconds = 0.0
+    public var realTimeFactor: Double { audioSeconds > 0 ? cpuSeconds / audioSeconds : 0 }
+
+    init(_ outcomes: [BenchmarkOutcome]) {
+        for outcome in outcomes {
+            guard let baseline = outcome.baseline else { continue }
+            if outcome.mustReject {
+                if baseline.understood { falseAcceptances += 1 }
+            } else if !baseline.understood {
+                rejections += 1
+            } else if baseline.commandRight {
+                commandsAccepted += 1
+            } else {
+                misrecognitions += 1
+            }
+        }
+    }
 }
 
 /// The figures of one benchmark run.
@@ -89,6 +141,10 @@ public struct BenchmarkReport: Sendable, Codable {
     public var thresholds: [ThresholdFigures] = []
     public var byFolder: [String: GroupFigures] = [:]
     public var byVoice: [String: GroupFigures] = [:]
+    public var byNoise: [String: GroupFigures] = [:]
+    public var bySNR: [String: GroupFigures] = [:]
+    /// Plain pocketsphinx on the same recordings, when the benchmark ran it.
+    public var baseline: BaselineFigures?
     public var audioSeconds = 0.0
     public var cpuSeconds = 0.0
     public var modelLoadSeconds = 0.0
@@ -137,7 +193,13 @@ public struct BenchmarkReport: Sendable, Codable {
         }.map { Self.figures(outcomes, at: $0) }
         byFolder = Self.groups(outcomes, threshold: threshold) { $0.folder }
         byVoice = Self.groups(outcomes, threshold: threshold) { $0.voice }
+        byNoise = Self.groups(outcomes, threshold: threshold) { $0.noise }
+        bySNR = Self.groups(outcomes, threshold: threshold) { $0.snr.map { Self.snrName($0) } }
+        if outcomes.contains(where: { $0.baseline != nil }) { baseline = BaselineFigures(outcomes) }
     }
+
+    /// "05 dB", so that levels sort as numbers do.
+    static func snrName(_ snr: Double) -> String { String(format: "%02.0f dB", snr) }
 
     static func figures(_ outcomes: [BenchmarkOutcome], at threshold: Double) -> ThresholdFigures {
         var figures = ThresholdFigures(threshold: threshold)
@@ -162,12 +224,18 @@ public struct BenchmarkReport: Sendable, Codable {
         for outcome in outcomes {
             guard let name = key(outcome) else { continue }
             let accepted = outcome.accepted(at: threshold)
+            let baseline = outcome.baseline
             if outcome.mustReject {
                 groups[name, default: .init()].mustReject += 1
                 if accepted { groups[name, default: .init()].falseAcceptances += 1 }
+                if baseline?.understood == true { groups[name, default: .init()].baselineFalseAcceptances += 1 }
             } else {
                 groups[name, default: .init()].mustAccept += 1
+                if outcome.understood && outcome.commandRight { groups[name, default: .init()].commandsRightAtAnyMargin += 1 }
                 if accepted && outcome.commandRight { groups[name, default: .init()].commandsAccepted += 1 }
+                if baseline?.understood == true && baseline?.commandRight == true {
+                    groups[name, default: .init()].baselineCommandsAccepted += 1
+                }
             }
         }
         return groups
@@ -206,8 +274,21 @@ public struct BenchmarkReport: Sendable, Codable {
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),
         ]
-        if byFolder.count > 1 { lines += Self.table("folder", byFolder) }
-        if byVoice.count > 1 { lines += Self.table("voice", byVoice) }
+        if let baseline {
+            lines += [
+                "plain pocketsphinx (same model and grammar, default settings, no rejection):",
+                "commands accepted:    \(percent(baseline.commandsAccepted, mustAccept))",
+                "no phrase found:      \(percent(baseline.rejections, mustAccept))",
+                "misrecognitions:      \(percent(baseline.misrecognitions, mustAccept))",
+                "false acceptances:    \(percent(baseline.falseAcceptances, mustReject))",
+                String(format: "real-time factor:     %.4f", baseline.realTimeFactor),
+            ]
+        }
+        let compared = baseline != nil
+        if byFolder.count > 1 { lines += Self.table("folder", byFolder, compared: compared) }
+        if byNoise.count > 1 { lines += Self.table("noise", byNoise, compared: compared) }
+        if bySNR.count > 1 { lines += Self.table("SNR", bySNR, compared: compared) }
+        if byVoice.count > 1 { lines += Self.table("voice", byVoice, compared: compared) }
         lines.append("by margin threshold (rejecting below it):")
         lines.append("  threshold  accepted right  false rejections  misrecognitions  false acceptances")
         for row in thresholds {
@@ -242,10 +323,30 @@ public struct BenchmarkReport: Sendable, Codable {
         threshold == -.infinity ? "none" : String(format: "%.2f", threshold)
     }
 
-    static func table(_ title: String, _ groups: [String: GroupFigures]) -> [String] {
-        ["by \(title):"] + groups.sorted { $0.key < $1.key }.map { name, figures in
-            "  \(name): commands \(percent(figures.commandsAccepted, figures.mustAccept)), "
-                + "false acceptances \(percent(figures.falseAcceptances, figures.mustReject))"
+    static func table(_ title: String, _ groups: [String: GroupFigures], compared: Bool) -> [String] {
+        guard compared else {
+            return ["by \(title):"] + groups.sorted { $0.key < $1.key }.map { name, figures in
+                "  \(name): commands \(percent(figures.commandsAccepted, figures.mustAccept)), "
+                    + "false acceptances \(percent(figures.falseAcceptances, figures.mustReject))"
+            }
+        }
+        // One row a group, Hark beside plain pocketsphinx; "thrown away" are commands heard
+        // right that the threshold rejected.
+        let header = ["by \(title)", "commands: hark", "baseline", "thrown away", "must reject: hark FA", "baseline FA"]
+        var rows = [header]
+        for (name, figures) in groups.sorted(by: { $0.key < $1.key }) {
+            rows.append([name, percent(figures.commandsAccepted, figures.mustAccept),
+                         percent(figures.baselineCommandsAccepted, figures.mustAccept),
+                         percent(figures.falseRejectionsByThreshold, figures.mustAccept),
+                         percent(figures.falseAcceptances, figures.mustReject),
+                         percent(figures.baselineFalseAcceptances, figures.mustReject)])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            "  " + row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
         }
     }
 }
@@ -261,11 +362,14 @@ public struct Benchmark: Sendable {
     public var inputRate: Int?
     /// The threshold the main figures are given at.
     public var threshold: Double
+    /// Also decode every recording with plain pocketsphinx (`BaselineRecognizer`).
+    public var baseline: Bool
 
-    public init(assistant: Assistant, inputRate: Int? = nil, threshold: Double) {
+    public init(assistant: Assistant, inputRate: Int? = nil, threshold: Double, baseline: Bool = false) {
         self.assistant = assistant
         self.inputRate = inputRate
         self.threshold = threshold
+        self.baseline = baseline
     }
 
     /// Recordings in `directory` that have a sidecar, sorted by name.
@@ -280,8 +384,9 @@ public struct Benchmark: Sendable {
     public func run(_ recordings: [URL], progress: (Int, Int) -> Void) async throws -> BenchmarkReport {
         var outcomes: [BenchmarkOutcome] = []
         var latencies: [Double] = []
-        var cpuSeconds = 0.0, audioSeconds = 0.0
+        var cpuSeconds = 0.0, audioSeconds = 0.0, baselineCPUSeconds = 0.0
         let catalog = await assistant.catalog
+        if baseline { try await assistant.recognition.startBaseline() }
         for (index, url) in recordings.enumerated() {
             let sidecarURL = url.deletingPathExtension().appendingPathExtension("json")
             let expected = try JSONDecoder().decode(ExpectedUnderstanding.self, from: Data(contentsOf: sidecarURL))
@@ -295,13 +400,25 @@ public struct Benchmark: Sendable {
             latencies.append(Date().timeIntervalSince(started))
             cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
             audioSeconds += clip.duration
-            outcomes.append(Self.outcome(turn, expected: expected, url: url, catalog: catalog))
+            var outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
+            if baseline {
+                let before = ProcessClock.cpuSeconds()
+                let heard = try await assistant.hearWithBaseline(samples)
+                baselineCPUSeconds += ProcessClock.cpuSeconds() - before
+                let (plain, _) = try await assistant.answer(heard, name: url.lastPathComponent, speaks: false)
+                let judged = Self.outcome(plain, expected: expected, url: url, catalog: catalog)
+                outcome.baseline = BaselineOutcome(understood: judged.understood, commandRight: judged.commandRight,
+                                                   account: judged.account)
+            }
+            outcomes.append(outcome)
             progress(index + 1, recordings.count)
         }
         var report = BenchmarkReport(outcomes: outcomes, threshold: threshold)
         report.modelLoadSeconds = assistant.loadSeconds
         report.cpuSeconds = cpuSeconds
         report.audioSeconds = audioSeconds
+        report.baseline?.cpuSeconds = baselineCPUSeconds
+        report.baseline?.audioSeconds = audioSeconds
         latencies.sort()
         report.decodeLatencyP50 = Self.percentile(latencies, 0.5)
         report.decodeLatencyP95 = Self.percentile(latencies, 0.95)
@@ -319,7 +436,8 @@ public struct Benchmark: Sendable {
                         catalog: AppCatalog) -> BenchmarkOutcome {
         var outcome = BenchmarkOutcome(
             recording: url.lastPathComponent, folder: url.deletingLastPathComponent().lastPathComponent,
-            voice: expected.voice, mustReject: expected.intent == nil, margin: turn.margin,
+            voice: expected.voice, noise: expected.noise, snr: expected.snr, mustReject: expected.intent == nil,
+            margin: turn.margin,
             utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord,
             understood: !turn.rejected && turn.intent != nil, intentRight: false, commandRight: false,
             slotConfusions: [], account: "")

@@ -15,7 +15,10 @@ struct Bench: AsyncParsableCommand {
         confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory; \
         figures by folder and by voice (a sidecar's "voice") when there are several; and the same \
         recordings judged at every margin threshold from -4 to 0, with the loosest threshold that \
-        keeps false acceptances at or below 1%.
+        keeps false acceptances at or below 1%. With --baseline, every recording is also decoded by \
+        plain pocketsphinx (the same model and grammar, written as JSGF, every setting at its \
+        default, one warm decoder, no rejection) and its figures are printed beside Hark's, with \
+        tables by folder, noise, SNR and voice (a sidecar's "noise" and "snr" name the condition).
         """)
 
     @Argument(help: ArgumentHelp("Folders of recordings with sidecars (one per condition, e.g. clean and noisy).",
@@ -27,6 +30,9 @@ struct Bench: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Write the figures as JSON to this file.", valueName: "file"))
     var json: String?
+
+    @Flag(help: "Also decode every recording with plain pocketsphinx and print its figures beside Hark's.")
+    var baseline = false
 
     @Option(help: ArgumentHelp("Resample each recording to this rate first (e.g. 48000) to measure other input rates.",
                                valueName: "hz"))
@@ -61,7 +67,8 @@ struct Bench: AsyncParsableCommand {
             configuration.database = nil
             let assistant = try await Assistant.start(configuration)
             let bar = ProgressBar(label: "decoding")
-            let benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold)
+            let benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold,
+                                      baseline: baseline)
             let report = try await benchmark.run(recordings) { done, total in
                 bar.show(done, of: total)
             }

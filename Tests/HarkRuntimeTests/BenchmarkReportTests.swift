@@ -33,6 +33,42 @@ import Testing
         #expect(report.byVoice.keys.sorted() == ["flite:awb"])
     }
 
+    @Test func setsPlainPocketsphinxBesideHarkByGroup() throws {
+        func compared(_ name: String, margin: Double, mustReject: Bool = false, right: Bool = true,
+                      baselineUnderstood: Bool, baselineRight: Bool, noise: String, snr: Double) -> BenchmarkOutcome {
+            var outcome = Self.outcome(name, margin: margin, mustReject: mustReject, right: right)
+            outcome.noise = noise
+            outcome.snr = snr
+            outcome.baseline = BaselineOutcome(understood: baselineUnderstood, commandRight: baselineRight, account: "plain")
+            return outcome
+        }
+        let outcomes = [
+            // Right, and kept; right, but thrown away by the threshold; wrong for both.
+            compared("a", margin: -0.5, baselineUnderstood: true, baselineRight: true, noise: "tap", snr: 10),
+            compared("b", margin: -2.5, baselineUnderstood: true, baselineRight: true, noise: "tap", snr: 5),
+            compared("c", margin: -0.5, right: false, baselineUnderstood: true, baselineRight: false, noise: "cat", snr: 5),
+            compared("d", margin: -0.5, baselineUnderstood: false, baselineRight: false, noise: "cat", snr: 5),
+            // To reject: the baseline takes both, Hark one.
+            compared("x", margin: -0.2, mustReject: true, baselineUnderstood: true, baselineRight: false, noise: "tap", snr: 5),
+            compared("y", margin: -3.0, mustReject: true, baselineUnderstood: true, baselineRight: false, noise: "cat", snr: 10),
+        ]
+        let report = BenchmarkReport(outcomes: outcomes, threshold: -1.6)
+        let baseline = try #require(report.baseline)
+        #expect(baseline.commandsAccepted == 2 && baseline.misrecognitions == 1 && baseline.rejections == 1)
+        #expect(baseline.falseAcceptances == 2)
+        let tap = try #require(report.byNoise["tap"])
+        #expect(tap.commandsAccepted == 1 && tap.baselineCommandsAccepted == 2 && tap.falseRejectionsByThreshold == 1)
+        #expect(tap.falseAcceptances == 1 && tap.baselineFalseAcceptances == 1)
+        #expect(report.bySNR.keys.sorted() == ["05 dB", "10 dB"])
+        #expect(report.bySNR["05 dB"]?.commandsAccepted == 1)
+        let summary = report.summary()
+        #expect(summary.contains("plain pocketsphinx"))
+        #expect(summary.contains("by noise"))
+        #expect(summary.contains("thrown away"))
+        // Without a baseline there is no baseline section.
+        #expect(!BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8).summary().contains("plain pocketsphinx"))
+    }
+
     @Test func slotsAreWrittenInNameOrder() {
         // A dictionary's own order changes from run to run; accounts must not.
         let slots = ["state": "on", "name": "garage light", "colour": "red"]

@@ -136,6 +136,32 @@ import Testing
         #expect(outcome.output.contains("loosest threshold with ≤ 1% false acceptances:"))
     }
 
+    @Test func benchWithBaselineDecodesEveryRecordingWithPlainPocketsphinxToo() throws {
+        let directory = try temporaryDirectory()
+        for name in ["what_time_is_it", "turn_on_the_garage_light"] {
+            for ext in ["wav", "json"] {
+                try FileManager.default.copyItem(at: Fixtures.audio("home-en/\(name).\(ext)"),
+                                                 to: directory.appendingPathComponent("\(name).\(ext)"))
+            }
+        }
+        for ext in ["wav", "json"] {
+            try FileManager.default.copyItem(at: Fixtures.audio("synthetic/outside.the_quick_brown_fox.awb.\(ext)"),
+                                             to: directory.appendingPathComponent("outside.\(ext)"))
+        }
+        let report = try temporaryDirectory().appendingPathComponent("bench.json")
+        let outcome = try Self.hark(["bench", directory.path, "--apps", "apps", "--baseline", "--json", report.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("plain pocketsphinx (same model and grammar, default settings, no rejection):"))
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let baseline = try #require(figures["baseline"] as? [String: Any])
+        // Two real voices saying phrases of the grammar: plain pocketsphinx hears both right.
+        #expect(baseline["commandsAccepted"] as? Int == 2)
+        // It rejects nothing it can force onto a phrase; whatever it did is counted once.
+        #expect((baseline["falseAcceptances"] as? Int).map { (0...1).contains($0) } == true)
+        let outcomes = try #require(figures["outcomes"] as? [[String: Any]])
+        #expect(outcomes.count == 3 && outcomes.allSatisfy { $0["baseline"] is [String: Any] })
+    }
+
     @Test func benchTakesSeveralFoldersAndReportsEach() throws {
         let first = try temporaryDirectory(), second = try temporaryDirectory()
         for (directory, name) in [(first, "what_time_is_it"), (second, "turn_on_the_garage_light")] {
