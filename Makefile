@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test build release bench bench-live bench-wake install uninstall deps clean help
+.PHONY: run test build release bench bench-live bench-wake bench-real install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -28,6 +28,7 @@ help:
 	@echo "make bench  — decode the development corpus and print accuracy, speed and memory"
 	@echo "make corpus — synthesise the labelled recogniser corpus into bench-out/corpus (a few minutes)"
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
+	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make install — install hark, its apps and a systemd service (PREFIX=$(PREFIX))"
 
 # Installs only what is missing, so repeated runs cost a dpkg query, not an apt-get.
@@ -112,6 +113,18 @@ bench-corpus: release
 	$(RELEASE_HARK) bench bench-out/corpus/snr5 --apps apps --json bench-out/corpus-snr5.json
 	$(RELEASE_HARK) bench bench-out/corpus/real-snr20 bench-out/corpus/real-snr10 bench-out/corpus/real-snr5 \
 	    --apps apps --json bench-out/corpus-real.json
+
+# Real voices in real noise (bench/make-real-corpus.py: home-en, spoken digits, and real speech
+# that must be rejected, clean and with household noise at 20, 10, 5 and 0 dB, and with a click
+# at the start), decoded by Hark and, beside it in the same run, by plain pocketsphinx with the
+# same grammar and its default settings. The corpus is made once into bench-out/real.
+SHARED_CORPORA ?= ../shared/corpora
+REAL_CONDITIONS = clean snr20 snr10 snr05 snr00 snr20-click
+bench-real: release
+	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
+	@[ -d bench-out/real/snr20-click ] || python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
+	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
+	    --json bench-out/real.json
 
 # Installs hark, the bundled apps and models, a settings file (kept if one exists) and the
 # systemd unit. DESTDIR stages into a folder instead (for packaging).
