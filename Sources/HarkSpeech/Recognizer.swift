@@ -41,6 +41,9 @@ public struct RecognizerConfiguration: Sendable {
     public var joinsWordsAboveStates = 500
     /// Only the names of lists this long are joined (`WordAcceptor.joiningChains`'s `minimumFan`).
     public var joinsListsOfAtLeast = 100
+    /// Whether lone clicks and bursts in the quiet around speech are turned down before decoding
+    /// (`TransientSuppressor`).
+    public var suppressesTransients = true
 
     public init() {}
 }
@@ -394,10 +397,11 @@ public final class Recognizer {
     }
 
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use.
-    public func recognize(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
+    public func recognize(_ heardSamples: [Int16]) throws(RecognitionError) -> Recognition {
         guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
+        let samples = configuration.suppressesTransients ? TransientSuppressor().suppress(heardSamples).samples : heardSamples
         let graph = grammar.graph
         let started = Date()
         // The phone loop decodes the same audio on its own thread meanwhile.
@@ -407,6 +411,7 @@ public final class Recognizer {
 
         var utteranceMargin = 0.0
         var wordFits: [WordFit] = []
+        var features: ConfidenceFeatures?
         // Where speech ended: a grammar search stretches its last word over the silence after
         // it, the phone loop does not.
         var lastSoundFrame: Int?
@@ -415,6 +420,8 @@ public final class Recognizer {
             if loop.hypothesis.score.isFinite {
                 utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.hypothesis.score) / Double(hypothesis.frames)
                 wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: loop.segments, naturalLog: decoder.naturalLog)
+                features = ConfidenceFeatures.measure(grammarPath: grammarPath, phoneLoop: loop.segments,
+                                                      frames: hypothesis.frames, naturalLog: decoder.naturalLog)
             }
         }
         if !grammar.joinedWords.isEmpty {
@@ -454,6 +461,7 @@ public final class Recognizer {
             framesAfterLastWord: isRejected ? nil : lastSoundFrame.map { hypothesis.frames - 1 - $0 },
             utteranceMargin: utteranceMargin,
             wordFits: wordFits,
+            features: features,
             guess: isGuess ? hypothesis.words : [])
     }
 }

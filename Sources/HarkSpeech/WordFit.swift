@@ -57,7 +57,7 @@ public struct WordFit: Sendable, Equatable, Codable {
     }
 
     /// The segment's frames that lie within 0..<frameCount.
-    private static func clamped(_ segment: Decoder.Segment, to frameCount: Int) -> Range<Int> {
+    static func clamped(_ segment: Decoder.Segment, to frameCount: Int) -> Range<Int> {
         let start = max(segment.startFrame, 0), end = min(segment.endFrame + 1, frameCount)
         return start < end ? start..<end : 0..<0
     }
