@@ -8,7 +8,7 @@ condition, each with the same recordings (16 kHz mono 16-bit WAV) and a NAME.jso
 the rhasspy-test layout ({"text", "intent": {"name"} or null, "slots"}) plus "voice" (who
 spoke: the corpus and, where it is known, the speaker), "noise", "snr", and "split" ("tune"
 or "test": anything chosen on these recordings is chosen on "tune" and reported on "test",
-which are other speakers), and OUTDIR/apps: the bundled apps plus bench/real-apps (a keypad
+which are other speakers or, where speakers are not named, other recordings), and OUTDIR/apps: the bundled apps plus bench/real-apps (a keypad
 app whose phrase is a spoken digit).
 
 Recordings (all real people):
@@ -19,8 +19,10 @@ Recordings (all real people):
       yweweler "test";
   must be rejected
     * read-ljspeech: every sixth sentence (one reader; tune);
-    * wake-mycroft/not-wake-words: every phrase (many speakers; test);
-    * wake-jarvis: every fourth recording (many speakers; test).
+    * wake-mycroft/not-wake-words: every phrase (many speakers);
+    * wake-jarvis: every fourth recording (many speakers).
+    These two name no speaker: a recording whose name (a random UUID) starts with 0-7 is
+    "tune", with 8-f "test".
 
 Conditions: clean, snr20, snr10, snr05, snr00 and snr20-click. Each recording is padded with
 0.4 s before and 0.4 s after (people pause around a request; the recogniser hears the room
@@ -92,6 +94,11 @@ def click(length, seed):
     return burst
 
 
+def by_prefix(file, prefix):
+    """"tune" or "test" by the first hex digit of a UUID-named recording."""
+    return "tune" if file[len(prefix)] in "01234567" else "test"
+
+
 def recordings(corpora):
     """(name, path, sidecar) for every recording of the corpus, in a fixed order."""
     home = os.path.join(corpora, "home-en")
@@ -118,11 +125,11 @@ def recordings(corpora):
     other = os.path.join(corpora, "wake-mycroft", "not-wake-words")
     for wav in sorted(f for f in os.listdir(other) if f.endswith(".wav")):
         yield ("other-" + wav[:-4].replace("notwakeword-en-", "")[:13], os.path.join(other, wav),
-               {"text": None, "intent": None, "voice": "mycroft:not-wake-words", "split": "test"})
+               {"text": None, "intent": None, "voice": "mycroft:not-wake-words", "split": by_prefix(wav, "notwakeword-en-")})
     jarvis = os.path.join(corpora, "wake-jarvis")
     for wav in sorted(f for f in os.listdir(jarvis) if f.endswith(".wav"))[::4]:
         yield ("jarvis-" + wav[:-4][:13], os.path.join(jarvis, wav),
-               {"text": None, "intent": None, "voice": "jarvis", "split": "test"})
+               {"text": None, "intent": None, "voice": "jarvis", "split": by_prefix(wav, "")})
 
 
 def main():

@@ -254,6 +254,7 @@ public final class Assistant: Sendable {
             margin: recognized.margin,
             utteranceMargin: recognized.utteranceMargin,
             weakestWord: recognized.weakestWord,
+            features: recognized.features,
             guess: recognized.guess.isEmpty ? nil : recognized.guess.joined(separator: " "),
             rejected: intent == nil && recognized.isRejected,
             rejection: recognized.isRejected ? (recognized.rejection ?? "not understood")

@@ -44,6 +44,8 @@ public struct BenchmarkOutcome: Sendable, Codable {
     /// fitted worst.
     public var utteranceMargin: Double = 0
     public var weakestWord: WordFit? = nil
+    /// The passes' other measurements (see `ConfidenceFeatures`).
+    public var features: ConfidenceFeatures? = nil
     /// Whether the words formed a phrase the dialogue understood (before any margin threshold).
     public var understood: Bool
     /// Understood with the expected intent and every expected slot.
@@ -438,7 +440,7 @@ public struct Benchmark: Sendable {
             recording: url.lastPathComponent, folder: url.deletingLastPathComponent().lastPathComponent,
             voice: expected.voice, noise: expected.noise, snr: expected.snr, mustReject: expected.intent == nil,
             margin: turn.margin,
-            utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord,
+            utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord, features: turn.features,
             understood: !turn.rejected && turn.intent != nil, intentRight: false, commandRight: false,
             slotConfusions: [], account: "")
         let heard = turn.intent.map { "heard \"\(turn.text)\" as \($0) \(Self.describe(turn.slots))" }

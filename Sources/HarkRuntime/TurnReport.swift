@@ -35,6 +35,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     /// (nil when no words were heard).
     public var utteranceMargin: Double = 0
     public var weakestWord: WordFit? = nil
+    /// The passes' other measurements (see `ConfidenceFeatures`), for tuning the confidence.
+    public var features: ConfidenceFeatures? = nil
     /// The phrase Hark asked about ("Did you say …?") when it was rejected by only a little.
     public var guess: String? = nil
     public var rejected: Bool

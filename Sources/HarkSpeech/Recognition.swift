@@ -28,6 +28,9 @@ public struct Recognition: Sendable, Equatable {
     /// How well each word heard fits its own stretch of audio, in order; empty when nothing in
     /// the grammar was heard or confidence was not measured.
     public var wordFits: [WordFit] = []
+    /// The passes' other measurements of the utterance (see `ConfidenceFeatures`); nil when
+    /// nothing in the grammar was heard or confidence was not measured.
+    public var features: ConfidenceFeatures? = nil
 
     /// When rejected only for a margin a little below the threshold (see
     /// `RecognizerConfiguration.askMargin`): the phrase heard, for the conversation to check.

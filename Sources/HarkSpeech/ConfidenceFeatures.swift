@@ -1,0 +1,48 @@
+/// What the two passes say about an utterance beyond its margin, frame by frame: how much of it
+/// the grammar's words explain and how well, how much the free phones hear as speech, and how
+/// well the grammar's silences fit where it put them. Benchmarks keep them for every recording,
+/// so a confidence can be built from more than one of them and judged on real voices.
+public struct ConfidenceFeatures: Sendable, Equatable, Codable {
+    /// 10 ms frames decoded.
+    public var frames: Int
+    /// Frames the grammar's path spends in words (not silence or noise).
+    public var wordFrames: Int
+    /// Frames the phone loop hears as speech sounds (not its silence phone).
+    public var loopSpeechFrames: Int
+    /// Per-frame margin over the words' frames only, in `Confidence.marginScale` units.
+    public var wordMargin: Double
+    /// Per-frame margin over the frames the grammar's path spends in silence or noise.
+    public var silenceMargin: Double
+    /// Words on the grammar's path.
+    public var words: Int
+
+    static func measure(grammarPath: [Decoder.Segment], phoneLoop: [Decoder.Segment], frames: Int,
+                        naturalLog: (Int32) -> Double) -> ConfidenceFeatures {
+        let frameCount = max((phoneLoop.map(\.endFrame).max() ?? -1) + 1, 0)
+        var loopScore = [Double](repeating: 0, count: frameCount)
+        var loopSpeech = 0
+        for segment in phoneLoop where segment.frameCount > 0 {
+            let perFrame = naturalLog(segment.acoustic) / Double(segment.frameCount)
+            for frame in WordFit.clamped(segment, to: frameCount) { loopScore[frame] = perFrame }
+            if !Decoder.isFiller(segment.word) { loopSpeech += segment.frameCount }
+        }
+        var word = (frames: 0, grammar: 0.0, loop: 0.0), silence = (frames: 0, grammar: 0.0, loop: 0.0)
+        var words = 0
+        for segment in grammarPath where segment.frameCount > 0 {
+            // The grammar's path may run past the phone loop's last frame: those frames count as 0.
+            let loop = WordFit.clamped(segment, to: frameCount).reduce(0) { $0 + loopScore[$1] }
+            let isWord = !Decoder.isFiller(segment.word)
+            if isWord {
+                words += 1
+                word = (word.frames + segment.frameCount, word.grammar + naturalLog(segment.acoustic), word.loop + loop)
+            } else {
+                silence = (silence.frames + segment.frameCount, silence.grammar + naturalLog(segment.acoustic), silence.loop + loop)
+            }
+        }
+        func perFrame(_ part: (frames: Int, grammar: Double, loop: Double)) -> Double {
+            part.frames > 0 ? Confidence.marginScale * (part.grammar - part.loop) / Double(part.frames) : 0
+        }
+        return ConfidenceFeatures(frames: frames, wordFrames: word.frames, loopSpeechFrames: loopSpeech,
+                                  wordMargin: perFrame(word), silenceMargin: perFrame(silence), words: words)
+    }
+}
