@@ -70,22 +70,23 @@ public actor RecognitionService {
             }
         }
         try recognizer.use(grammar)
-        grammarInUse = grammar
         try baseline?.use(grammar, pronunciations: recognizer.pronunciations(of:))
     }
 
     /// Plain pocketsphinx beside the recogniser, for benchmarks; nil until `startBaseline`.
     private var baseline: BaselineRecognizer?
-    private var grammarInUse: Grammar?
 
     /// Starts plain pocketsphinx (`BaselineRecognizer`) on the recogniser's model, with the
     /// grammar in use; from now on it follows every grammar the recogniser is given.
     public func startBaseline() throws {
         let recognizer = try loadedRecognizer()
-        guard baseline == nil, let grammar = grammarInUse else { return }
+        guard baseline == nil else { return }
+        guard let grammar = recognizer.grammarInUse else {
+            throw RecognitionError(.grammar, "the baseline needs a grammar in use: call prepare() first")
+        }
         let made = try BaselineRecognizer(modelDirectory: recognizer.configuration.modelDirectory,
-                                     dictionary: recognizer.configuration.dictionary,
-                                     logFile: recognizer.configuration.logFile)
+                                          dictionary: recognizer.configuration.dictionary,
+                                          logFile: recognizer.configuration.logFile)
         try made.use(grammar, pronunciations: recognizer.pronunciations(of:))
         baseline = made
     }

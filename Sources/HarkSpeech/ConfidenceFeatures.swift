@@ -16,27 +16,18 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// Words on the grammar's path.
     public var words: Int
 
-    static func measure(grammarPath: [Decoder.Segment], phoneLoop: [Decoder.Segment], frames: Int,
-                        naturalLog: (Int32) -> Double) -> ConfidenceFeatures {
-        let frameCount = max((phoneLoop.map(\.endFrame).max() ?? -1) + 1, 0)
-        var loopScore = [Double](repeating: 0, count: frameCount)
-        var loopSpeech = 0
-        for segment in phoneLoop where segment.frameCount > 0 {
-            let perFrame = naturalLog(segment.acoustic) / Double(segment.frameCount)
-            for frame in WordFit.clamped(segment, to: frameCount) { loopScore[frame] = perFrame }
-            if !Decoder.isFiller(segment.word) { loopSpeech += segment.frameCount }
-        }
+    static func measure(grammarPath: [Decoder.Segment], phoneLoop: [Decoder.Segment], loop: PhoneLoopScores,
+                        frames: Int, naturalLog: (Int32) -> Double) -> ConfidenceFeatures {
+        let loopSpeech = phoneLoop.filter { !Decoder.isFiller($0.word) }.reduce(0) { $0 + max($1.frameCount, 0) }
         var word = (frames: 0, grammar: 0.0, loop: 0.0), silence = (frames: 0, grammar: 0.0, loop: 0.0)
         var words = 0
         for segment in grammarPath where segment.frameCount > 0 {
-            // The grammar's path may run past the phone loop's last frame: those frames count as 0.
-            let loop = WordFit.clamped(segment, to: frameCount).reduce(0) { $0 + loopScore[$1] }
-            let isWord = !Decoder.isFiller(segment.word)
-            if isWord {
-                words += 1
-                word = (word.frames + segment.frameCount, word.grammar + naturalLog(segment.acoustic), word.loop + loop)
+            let part = (segment.frameCount, naturalLog(segment.acoustic), loop.total(over: segment))
+            if Decoder.isFiller(segment.word) {
+                silence = (silence.frames + part.0, silence.grammar + part.1, silence.loop + part.2)
             } else {
-                silence = (silence.frames + segment.frameCount, silence.grammar + naturalLog(segment.acoustic), silence.loop + loop)
+                words += 1
+                word = (word.frames + part.0, word.grammar + part.1, word.loop + part.2)
             }
         }
         func perFrame(_ part: (frames: Int, grammar: Double, loop: Double)) -> Double {

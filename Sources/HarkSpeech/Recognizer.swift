@@ -98,6 +98,8 @@ public final class Recognizer {
     static let keptGrammars = 3
     private var grammarGeneration = 0
     private var inUse: InstalledGrammar? { installed.first }
+    /// The grammar utterances are decoded against now; nil before the first `use(_:)`.
+    public var grammarInUse: Grammar? { inUse?.grammar }
 
     /// The second grammar search (the first uses the decoder's -silprob, see Decoder), for utterances the first finds no complete path through (some
     /// synthetic voices, e.g. espeak-ng's "make the living room lamp blue"): silence almost never.
@@ -419,8 +421,9 @@ public final class Recognizer {
             lastSoundFrame = Decoder.lastSoundEndFrame(of: loop.segments)
             if loop.hypothesis.score.isFinite {
                 utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.hypothesis.score) / Double(hypothesis.frames)
-                wordFits = WordFit.fits(grammarPath: grammarPath, phoneLoop: loop.segments, naturalLog: decoder.naturalLog)
-                features = ConfidenceFeatures.measure(grammarPath: grammarPath, phoneLoop: loop.segments,
+                let loopScores = PhoneLoopScores(loop.segments, naturalLog: decoder.naturalLog)
+                wordFits = WordFit.fits(grammarPath: grammarPath, loop: loopScores, naturalLog: decoder.naturalLog)
+                features = ConfidenceFeatures.measure(grammarPath: grammarPath, phoneLoop: loop.segments, loop: loopScores,
                                                       frames: hypothesis.frames, naturalLog: decoder.naturalLog)
             }
         }

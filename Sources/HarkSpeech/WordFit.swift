@@ -35,29 +35,48 @@ public struct WordFit: Sendable, Equatable, Codable {
     /// "\"porch\" -2.16": the word and its evidence, for logs and reports.
     public var summary: String { "\"\(word)\" " + String(format: "%.2f", evidence) }
 
-    /// The fit of each word of `grammarPath` (fillers and silence left out), in order. The phone
-    /// loop's segments rarely line up with the words, so each one's score is spread evenly
-    /// over its frames.
+    /// The fit of each word of `grammarPath` (fillers and silence left out), in order.
     static func fits(grammarPath: [Decoder.Segment], phoneLoop: [Decoder.Segment],
                      naturalLog: (Int32) -> Double) -> [WordFit] {
-        let frameCount = max((phoneLoop.map(\.endFrame).max() ?? -1) + 1, 0)
-        var loopScore = [Double](repeating: 0, count: frameCount)
-        for segment in phoneLoop {
-            let frames = clamped(segment, to: frameCount)
-            guard !frames.isEmpty else { continue }
-            let perFrame = naturalLog(segment.acoustic) / Double(segment.frameCount)
-            for frame in frames { loopScore[frame] = perFrame }
-        }
-        return grammarPath.filter { !Decoder.isFiller($0.word) && $0.frameCount > 0 }.map { word in
-            let loop = clamped(word, to: frameCount).reduce(0) { $0 + loopScore[$1] }
-            return WordFit(word: Decoder.baseWord(word.word),
-                           margin: Confidence.marginScale * (naturalLog(word.acoustic) - loop) / Double(word.frameCount),
-                           frames: word.frameCount)
+        fits(grammarPath: grammarPath, loop: PhoneLoopScores(phoneLoop, naturalLog: naturalLog), naturalLog: naturalLog)
+    }
+
+    /// The same, against the phone loop's scores already spread over its frames.
+    static func fits(grammarPath: [Decoder.Segment], loop: PhoneLoopScores,
+                     naturalLog: (Int32) -> Double) -> [WordFit] {
+        grammarPath.filter { !Decoder.isFiller($0.word) && $0.frameCount > 0 }.map { word in
+            WordFit(word: Decoder.baseWord(word.word),
+                    margin: Confidence.marginScale * (naturalLog(word.acoustic) - loop.total(over: word)) / Double(word.frameCount),
+                    frames: word.frameCount)
         }
     }
 
+}
+
+/// The phone loop's acoustic score frame by frame, for comparing with any stretch of the
+/// grammar's path. The loop's segments rarely line up with the words, so each segment's score
+/// is spread evenly over its frames.
+struct PhoneLoopScores {
+    private var perFrame: [Double]
+
+    init(_ phoneLoop: [Decoder.Segment], naturalLog: (Int32) -> Double) {
+        let frameCount = max((phoneLoop.map(\.endFrame).max() ?? -1) + 1, 0)
+        perFrame = [Double](repeating: 0, count: frameCount)
+        for segment in phoneLoop {
+            let frames = Self.clamped(segment, to: frameCount)
+            guard !frames.isEmpty else { continue }
+            let score = naturalLog(segment.acoustic) / Double(segment.frameCount)
+            for frame in frames { perFrame[frame] = score }
+        }
+    }
+
+    /// The loop's score over the segment's frames; frames past the loop's last count as 0.
+    func total(over segment: Decoder.Segment) -> Double {
+        Self.clamped(segment, to: perFrame.count).reduce(0) { $0 + perFrame[$1] }
+    }
+
     /// The segment's frames that lie within 0..<frameCount.
-    static func clamped(_ segment: Decoder.Segment, to frameCount: Int) -> Range<Int> {
+    private static func clamped(_ segment: Decoder.Segment, to frameCount: Int) -> Range<Int> {
         let start = max(segment.startFrame, 0), end = min(segment.endFrame + 1, frameCount)
         return start < end ? start..<end : 0..<0
     }
