@@ -8,7 +8,7 @@ import Yams
 /// ```yaml
 /// input_device: plughw:1
 /// wake_phrase: jarvis
-/// sensitivity: 0.3
+/// sensitivity: 0.5
 /// ```
 public struct HarkConfigFile: Sendable, Equatable {
     public var inputDevice: String?

@@ -15,6 +15,8 @@ public struct LiveSettings: Sendable, Equatable {
     }
 
     public var wakePhrase = "jarvis"
+    /// Phones for the wake phrase's words the dictionary lacks (see `WakeWordConfiguration.pronunciations`).
+    public var wakePronunciations: [String: String] = [:]
     /// 0…1: higher catches more wake words and fires more often on other speech.
     public var sensitivity = WakeWordSpotter.defaultSensitivity
     public var acknowledgement = Acknowledgement.chime
@@ -49,7 +51,19 @@ public struct LiveSettings: Sendable, Equatable {
     }
 
     var wakeWord: WakeWordConfiguration {
-        WakeWordConfiguration(keyPhrase: wakePhrase, sensitivity: sensitivity)
+        var configuration = WakeWordConfiguration(keyPhrase: wakePhrase, sensitivity: sensitivity)
+        configuration.pronunciations = wakePronunciations
+        return configuration
+    }
+
+    /// Gives the wake phrase's words the dictionary lacks a pronunciation from the project's
+    /// lexicon or espeak-ng (through `models`' phone map).
+    public mutating func pronounceWakePhrase(models: URL?) throws {
+        var configuration = wakeWord
+        let pronouncer = try Pronouncer.inModels(models)
+        try configuration.pronounceMissingWords(lexicons: HarkPaths.lexicon(in: models).map { [$0.path] } ?? [],
+                                                guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
+        wakePronunciations = configuration.pronunciations
     }
 
     /// Checks the ranges; returns what is wrong, one line per setting.

@@ -4,6 +4,13 @@ import Foundation
 public struct WakeWordConfiguration: Sendable {
     /// The phrase to spot, in dictionary words ("jarvis", "hey jarvis", "computer").
     public var keyPhrase = "jarvis"
+    /// Phones ("CH AE T ER B AA K S") for words of the phrases the dictionary lacks, e.g. from the
+    /// project's lexicon or espeak-ng (`WakePhrasePronunciations` in HarkRuntime). A word the
+    /// dictionary has keeps the dictionary's pronunciations.
+    public var pronunciations: [String: String] = [:]
+    /// Further phrases listened for at the same time, in the same search: the audio is scored
+    /// once for all of them, so a second phrase costs almost nothing. Each detection says which.
+    public var otherPhrases: [String] = []
     /// 0…1: higher catches more of the phrases said and also fires more often on other speech.
     /// See `WakeWordSpotter.threshold(sensitivity:phones:)` for the mapping and its measurement.
     public var sensitivity = WakeWordSpotter.defaultSensitivity
@@ -15,6 +22,12 @@ public struct WakeWordConfiguration: Sendable {
     /// sensitivity's threshold, and never restart after one: for benchmarks that sweep the
     /// sensitivity over one pass. Off for listening.
     public var reportsCandidates = false
+    /// The second look (see `WakeWordVerifier`): nil judges candidates by the keyword search's
+    /// score alone, as plain keyword spotting does.
+    public var verifier: WakeWordVerifierModel? = .shipped
+
+    /// Every phrase listened for, the main one first.
+    public var phrases: [String] { [keyPhrase] + otherPhrases.filter { $0 != keyPhrase } }
 
     public init(keyPhrase: String = "jarvis", sensitivity: Double = WakeWordSpotter.defaultSensitivity) {
         self.keyPhrase = keyPhrase
@@ -34,33 +47,45 @@ public struct WakeWordDetection: Sendable, Equatable {
     /// log10 of the likelihood ratio (phrase over phone loop) divided by the phrase's frames.
     /// Usually negative; the closer to 0 (or above), the surer.
     public var score: Double
-    /// Whether the score reached the sensitivity's threshold (always true unless the spotter
-    /// reports candidates).
+    /// What the second look found, when the spotter has a verifier.
+    public var evidence: WakeWordEvidence?
+    /// What the spotter judged by: the verifier's log odds that this is the phrase, or without
+    /// a verifier the search's score.
+    public var confidence: Double
+    /// Whether the confidence reached the sensitivity's threshold (always true unless the
+    /// spotter reports candidates).
     public var isAccepted: Bool
 
     public var endSeconds: Double { Double(endSample) / 16_000 }
 }
 
-/// Spots a key phrase in a continuous stream of 16 kHz mono audio with pocketsphinx's keyword
-/// search: a phone loop runs alongside the phrase's phones, and where the phrase's path comes
-/// close enough to the loop's the search proposes a candidate. The spotter accepts a candidate
-/// when its score per frame (the log likelihood ratio of phrase over phone loop, divided by the
-/// phrase's length) reaches the threshold the sensitivity sets: per frame, so that the score
-/// does not favour long, slow renderings or depend on the phrase's length.
+/// Spots a key phrase in a continuous stream of 16 kHz mono audio, in two stages.
 ///
-/// The spotter has its own decoder, separate from the recogniser's, so the command grammar is
+/// First pocketsphinx's keyword search: a phone loop runs alongside the phrase's phones, and
+/// where the phrase's path comes close enough to the loop's the search proposes a candidate,
+/// scored per frame (the log likelihood ratio of phrase over phone loop, divided by the
+/// phrase's length, so that the score does not favour long, slow renderings or depend on the
+/// phrase's length). Proposals are loose: the search alone cannot tell a softly said phrase
+/// from a near miss.
+///
+/// Then the verifier takes a second look at each proposal's audio (`WakeWordVerifier`): the
+/// phrase forced onto it phone by phone against free phones, and a model learned on real
+/// speakers weighs what it finds into the log odds that this is the phrase. The sensitivity
+/// sets the odds a candidate must reach. Without a verifier, the search's score is judged
+/// against the sensitivity's threshold instead, as before.
+///
+/// The spotter has its own decoders, separate from the recogniser's, so the command grammar is
 /// never swapped out to listen for the wake word. Feed it audio as it arrives, in any chunk
 /// size; each call returns the detections the audio completed. A detection is reported about
 /// `delayFrames` (10 ms each) after the phrase ended, because the search waits that long for a
 /// better-scoring end. After a detection the search starts afresh.
 ///
-/// Not Sendable: one pocketsphinx decoder, used from one thread. `process` does the acoustic
+/// Not Sendable: pocketsphinx decoders, used from one thread. `process` does the acoustic
 /// scoring inline (a few percent of a core in real time), so call it from the thread or
 /// dedicated executor that reads the microphone, not from the shared cooperative pool.
 public final class WakeWordSpotter {
-    /// The sensitivity used when none is given: about 2 false alarms an hour on speech, with a
-    /// quarter of real speakers' "jarvis" missed (see `threshold(sensitivity:)`).
-    public static let defaultSensitivity = 0.3
+    /// The sensitivity used when none is given; see `threshold(sensitivity:)`.
+    public static let defaultSensitivity = 0.5
     /// Frames the search waits after a phrase ends for a better-scoring end (pocketsphinx's
     /// -kws_delay, 10 by default).
     public static let delayFrames = 10
@@ -72,9 +97,14 @@ public final class WakeWordSpotter {
     /// A long stretch with no detection is ended in the next silence, so the utterance and its
     /// bookkeeping do not grow without bound (frames searched, 10 ms each).
     static let restartFrames = 6_000
+    /// The verifier hears this much audio before the candidate's start and after its end
+    /// (samples): the search's edges are rough, and the alignment needs room to place them.
+    static let windowBefore = 4_000, windowAfter = 2_400
+    /// Audio kept for the verifier (samples): the longest phrase plus the window's margins.
+    static let keptSamples = 6 * 16_000
 
     public let configuration: WakeWordConfiguration
-    /// The score per frame (log10) a candidate must reach to be accepted; see `threshold(sensitivity:)`.
+    /// The confidence a candidate must reach; see `threshold(sensitivity:verified:)`.
     public let threshold: Double
     /// The dictionary pronunciations the search listens for (alternates of each word included).
     public let pronunciations: [String]
@@ -84,91 +114,111 @@ public final class WakeWordSpotter {
     public let loadSeconds: Double
 
     private let decoder: Decoder
+    private let verifier: WakeWordVerifier?
     private static let searchName = "hark-wake"
+    /// Each pronunciation the search listens for: the phrase it spells and its phones.
+    private let spellings: [String: (phrase: String, phones: [String])]
     /// Samples skipped with `reset(skipping:)`: the search's frame numbers do not count them.
     private var samplesSkipped = 0
     /// Frames searched in the current utterance.
     private var framesSearched = 0
-    /// Candidates of this utterance already judged, by first and last frame.
-    private var judged: Set<[Int]> = []
+    /// Candidates of this utterance already judged, by pronunciation, first and last frame.
+    private var judged: Set<String> = []
+    /// The latest audio fed, for the verifier; `recentStart` is the stream position of its first sample.
+    private var recent: [Int16] = []
+    private var recentStart = 0
 
     public init(configuration: WakeWordConfiguration = WakeWordConfiguration()) throws(RecognitionError) {
         let started = Date()
-        let words = configuration.keyPhrase.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-        guard !words.isEmpty else {
-            throw RecognitionError(.grammar, "the wake phrase is empty: give one or more dictionary words")
-        }
         guard (0...1).contains(configuration.sensitivity) else {
             throw RecognitionError(.grammar, "wake-word sensitivity \(configuration.sensitivity) is outside 0…1")
+        }
+        let phrases = configuration.phrases.map { $0.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) }
+        guard phrases.allSatisfy({ !$0.isEmpty }) else {
+            throw RecognitionError(.grammar, "a wake phrase is empty: give one or more dictionary words")
         }
         // Every frame goes to the search, silence included: the keyword search numbers its frames
         // from the decoder's start across utterances, which gives each detection its place in
         // the stream only if the front end drops nothing. (With silence removal the numbers run
         // ahead of the audio.) Measured cost: 0.03 × real time on one core instead of 0.01 on
         // recordings with pauses; the same on continuous speech.
-        // The decoder gets a dictionary of the phrase's words alone: the full one would hold
+        // The decoder gets a dictionary of the phrases' words alone: the full one would hold
         // some 135,000 pronunciations in memory (about 20 MB) for a search that uses a handful.
-        let entries = try PronunciationDictionary(path: configuration.dictionary).entries(for: Set(words))
+        var entries = try PronunciationDictionary(path: configuration.dictionary).entries(for: Set(phrases.joined()))
+        let known = Set(entries.map { Decoder.baseWord($0.word) })
+        for word in Set(phrases.joined()).subtracting(known).sorted() {
+            if let phones = configuration.pronunciations[word] { entries.append((word, phones)) }
+        }
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
                                        logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"])
-        // Every pronunciation of every word: "jarvis" is JH AA R V AH S or JH AA R V IH S.
-        var variants: [[String]] = [[]]
-        var phoneCount = 0
-        for word in words {
-            let alternates = Self.alternates(of: word, in: decoder)
-            guard let first = alternates.first else {
-                throw RecognitionError(.unknownWords([word]),
-                                       "the wake phrase \"\(configuration.keyPhrase)\" uses \"\(word)\", which the dictionary does not know; choose dictionary words")
+        var lines: [String] = []
+        var spellings: [String: (phrase: String, phones: [String])] = [:]
+        for (phrase, words) in zip(configuration.phrases, phrases) {
+            // Every pronunciation of every word: "jarvis" is JH AA R V AH S or JH AA R V IH S.
+            var variants: [(entries: [String], phones: [String])] = [([], [])]
+            for word in words {
+                let alternates = Self.alternates(of: word, in: decoder)
+                guard !alternates.isEmpty else {
+                    throw RecognitionError(.unknownWords([word]),
+                                           "the wake phrase \"\(phrase)\" uses \"\(word)\", which the dictionary does not know and no pronunciation was given for; choose dictionary words or add it to models/lexicon.dict")
+                }
+                variants = variants.flatMap { prefix in
+                    alternates.map { (prefix.entries + [$0.entry], prefix.phones + $0.phones.split(separator: " ").map(String.init)) }
+                }
+                // A handful of spellings is enough; past that the search cost grows for nothing.
+                if variants.count > Self.maximumVariants { variants = Array(variants.prefix(Self.maximumVariants)) }
             }
-            phoneCount += first.phones.split(separator: " ").count
-            variants = variants.flatMap { prefix in alternates.map { prefix + [$0.entry] } }
-            // A handful of spellings is enough; past that the search cost grows for nothing.
-            if variants.count > Self.maximumVariants { variants = Array(variants.prefix(Self.maximumVariants)) }
+            for variant in variants {
+                let spelling = variant.entries.joined(separator: " ")
+                // The search's own threshold only bounds which candidates it proposes; the spotter judges them.
+                let floor = pow(10, Self.candidateLog10PerPhone * Double(variant.phones.count))
+                lines.append("\(spelling) /\(String(format: "%.3e", floor))/")
+                spellings[spelling] = (phrase, variant.phones)
+            }
         }
-        // The search's own threshold only bounds which candidates it proposes; the spotter judges them.
-        let floor = pow(10, Self.candidateLog10PerPhone * Double(phoneCount))
-        let lines = variants.map { "\($0.joined(separator: " ")) /\(String(format: "%.3e", floor))/" }
         try PronunciationDictionary.withTemporaryFile(lines.joined(separator: "\n") + "\n", extension: "kws") { (path) throws(RecognitionError) in
             try decoder.installKeyphrases(name: Self.searchName, file: path)
         }
         try decoder.startUtterance()
         self.configuration = configuration
         self.decoder = decoder
-        self.threshold = Self.threshold(sensitivity: configuration.sensitivity)
-        self.pronunciations = variants.map { $0.joined(separator: " ") }
+        self.spellings = spellings
+        self.verifier = configuration.verifier == nil ? nil
+            : try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile)
+        self.threshold = Self.threshold(sensitivity: configuration.sensitivity, verified: configuration.verifier != nil)
+        self.pronunciations = lines.map { String($0[..<$0.firstIndex(of: "/")!].dropLast()) }
         self.loadSeconds = Date().timeIntervalSince(started)
     }
 
     static let maximumVariants = 16
 
-    /// The sensitivity → threshold mapping: the score per frame a candidate must reach falls
-    /// linearly from `strictestThreshold` at sensitivity 0 to `loosestThreshold` at 1.
-    ///
-    /// Measured for "jarvis" with `hark bench-wake` (release build) on the 384 recordings of the
-    /// wake-jarvis corpus (many real speakers) and 3.1 hours of synthetic speech without the
-    /// word, a third of it in noise (bench/make-negatives.sh):
-    ///
-    ///     sensitivity  threshold  missed   false alarms per hour
-    ///     0.0           0.00      62.8 %   0.00
-    ///     0.1          -0.14      49.0 %   0.32
-    ///     0.2          -0.28      37.2 %   0.95
-    ///     0.3          -0.42      26.8 %   2.2
-    ///     0.5          -0.70      16.1 %   9.5
-    ///     0.7          -0.98      13.3 %   38
-    ///     1.0          -1.40      12.5 %   125
-    ///
-    /// 12 % of the recordings are never proposed as candidates at all. Synthetic voices (flite)
-    /// score higher than real ones: their "jarvis" scores 0.1 to 0.4.
-    public static func threshold(sensitivity: Double) -> Double {
-        strictestThreshold + (loosestThreshold - strictestThreshold) * sensitivity
+    /// The sensitivity → threshold mapping: the confidence a candidate must reach falls linearly
+    /// from the strictest threshold at sensitivity 0 to the loosest at 1. With the verifier the
+    /// confidence is its log odds; without it, the search's score per frame (log10).
+    public static func threshold(sensitivity: Double, verified: Bool = true) -> Double {
+        let (strictest, loosest) = verified ? (strictestOdds, loosestOdds) : (strictestThreshold, loosestThreshold)
+        return strictest + (loosest - strictest) * sensitivity
     }
 
-    /// Scores per frame (log10 of the likelihood ratio per 10 ms) at sensitivity 0 and 1.
+    /// Log odds of the verifier at sensitivity 0 and 1. The default, 0.5, asks for odds of 3.5:
+    /// on the tune half of the wake corpus (3 hours of other speech for each phrase) no false
+    /// alarm for "jarvis", one for "amelia" and three for "athena", whose sounds are common in
+    /// speech (0.4, odds 4, gives it one). `make bench-wake` measures it on other speakers.
+    public static let strictestOdds = 6.0
+    public static let loosestOdds = 1.0
+    /// Scores per frame (log10 of the likelihood ratio per 10 ms) at sensitivity 0 and 1, for
+    /// the search alone. Measured for "jarvis" on 384 real speakers and 3.1 hours of synthetic
+    /// speech: 26.8 % missed at 2.2 false alarms an hour at -0.42; 12.5 % at 125 an hour at -1.4.
     public static let strictestThreshold = 0.0
     public static let loosestThreshold = -1.4
-    /// Candidates are proposed down to this likelihood ratio per phone of the phrase (log10):
-    /// looser than any sensitivity accepts, so the threshold alone decides.
-    static let candidateLog10PerPhone = -7.0
+    /// Candidates whose search score per frame is below this are not worth a second look. On the
+    /// wake corpus's tune half, -3 instead found a few more real renderings at the operating
+    /// point but looked at twice as many candidates (CPU); -1.4 found fewer.
+    public static let proposalThreshold = -2.0
+    /// The search proposes candidates down to this likelihood ratio per phone of the phrase
+    /// (log10), so that `proposalThreshold` alone decides. At -7 a slow real "jarvis" (per frame
+    /// above -1.4, but over 50 frames) was never proposed: 5 of 40 recordings, 2 at -15.
+    static let candidateLog10PerPhone = -15.0
 
     /// Feeds the next audio (16 kHz mono); returns the phrases it completed, oldest first.
     public func process(_ samples: [Int16]) throws(RecognitionError) -> [WakeWordDetection] {
@@ -185,14 +235,15 @@ public final class WakeWordSpotter {
                 }
             }
             let frames = try result.get()
+            keep(samples[offset..<(offset + count)])
             offset += count
             samplesProcessed += count
             guard frames > framesSearched else { continue }  // not a whole frame yet
             framesSearched = frames
-            let found = candidates()
+            let found = try candidates()
             if configuration.reportsCandidates {
                 detections += found
-            } else if let accepted = found.filter(\.isAccepted).max(by: { $0.score < $1.score }) {
+            } else if let accepted = found.filter(\.isAccepted).max(by: { $0.confidence < $1.confidence }) {
                 detections.append(accepted)
                 try restart()
                 continue
@@ -211,6 +262,8 @@ public final class WakeWordSpotter {
         precondition(skipped >= 0, "cannot skip \(skipped) samples")
         samplesProcessed += skipped
         samplesSkipped += skipped
+        recent.removeAll(keepingCapacity: true)
+        recentStart = samplesProcessed
         try restart()
     }
 
@@ -221,16 +274,41 @@ public final class WakeWordSpotter {
         judged.removeAll(keepingCapacity: true)
     }
 
-    /// The candidates the search has settled on since the last call, judged against the threshold.
-    private func candidates() -> [WakeWordDetection] {
+    private func keep(_ samples: ArraySlice<Int16>) {
+        recent.append(contentsOf: samples)
+        if recent.count > Self.keptSamples + Self.stepSamples * 10 {
+            let drop = recent.count - Self.keptSamples
+            recent.removeFirst(drop)
+            recentStart += drop
+        }
+    }
+
+    /// The audio from stream position `start` to `end`, as much of it as is still kept.
+    private func audio(from start: Int, to end: Int) -> [Int16] {
+        let from = max(start - recentStart, 0), to = min(end - recentStart, recent.count)
+        return from < to ? Array(recent[from..<to]) : []
+    }
+
+    /// The candidates the search has settled on since the last call, judged.
+    private func candidates() throws(RecognitionError) -> [WakeWordDetection] {
         var found: [WakeWordDetection] = []
-        for segment in decoder.segments() where judged.insert([segment.startFrame, segment.endFrame]).inserted {
+        for segment in decoder.segments() where judged.insert("\(segment.word) \(segment.startFrame) \(segment.endFrame)").inserted {
             let frames = max(1, segment.endFrame - segment.startFrame + 1)
             let score = Double(segment.probability + Self.scoreOffset) * Self.scoreToLog10 / Double(frames)
-            found.append(WakeWordDetection(phrase: configuration.keyPhrase,
-                                           startSample: sample(atFrame: segment.startFrame),
-                                           endSample: sample(atFrame: segment.endFrame + 1),
-                                           score: score, isAccepted: score >= threshold))
+            let spelling = spellings[segment.word.trimmingCharacters(in: .whitespaces)]
+            var detection = WakeWordDetection(phrase: spelling?.phrase ?? configuration.keyPhrase,
+                                              startSample: sample(atFrame: segment.startFrame),
+                                              endSample: sample(atFrame: segment.endFrame + 1),
+                                              score: score, evidence: nil, confidence: score, isAccepted: false)
+            if let verifier, let model = configuration.verifier, let spelling {
+                guard score >= Self.proposalThreshold else { continue }
+                let window = audio(from: detection.startSample - Self.windowBefore, to: detection.endSample + Self.windowAfter)
+                let evidence = try verifier.evidence(phones: spelling.phones, in: window, searchScore: score)
+                detection.evidence = evidence
+                detection.confidence = model.logOdds(evidence)
+            }
+            detection.isAccepted = detection.confidence >= threshold
+            found.append(detection)
         }
         return found
     }
@@ -262,3 +340,33 @@ public final class WakeWordSpotter {
 
 @available(*, unavailable, message: "WakeWordSpotter owns a pocketsphinx decoder; use it from one thread")
 extension WakeWordSpotter: Sendable {}
+
+extension WakeWordConfiguration {
+    /// The words of the phrases that the dictionary lacks and no pronunciation was given for.
+    public func wordsWithoutPronunciation() throws(RecognitionError) -> [String] {
+        let words = Set(phrases.flatMap { $0.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) })
+        let known = Set(try PronunciationDictionary(path: dictionary).entries(for: words).map { Decoder.baseWord($0.word) })
+        return words.subtracting(known).subtracting(pronunciations.keys).sorted()
+    }
+
+    /// Gives each word the dictionary lacks a pronunciation: from the first of `lexicons` (paths
+    /// of files in the dictionary's format, e.g. models/lexicon.dict) that has it, else from
+    /// `guess` (espeak-ng's reading), so that any phrase can be a wake phrase.
+    public mutating func pronounceMissingWords(lexicons: [String], guess: ((String) throws -> [String])?) throws {
+        let missing = try wordsWithoutPronunciation()
+        guard !missing.isEmpty else { return }
+        var known: [String: String] = [:]
+        for lexicon in lexicons {
+            for entry in try Recognizer.readLexicon(URL(fileURLWithPath: lexicon)) where known[entry.word] == nil {
+                known[entry.word] = entry.phones
+            }
+        }
+        for word in missing {
+            if let phones = known[word] {
+                pronunciations[word] = phones
+            } else if let guess {
+                pronunciations[word] = try guess(word).joined(separator: " ")
+            }
+        }
+    }
+}

@@ -96,6 +96,9 @@ struct Listen: AsyncParsableCommand {
         let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? file.logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
         let logger = LiveLog.start(level: level, toStandardError: json)
         if let source = file.source { logger.info("settings from \(source.path)") }
+        for (word, phones) in settings.wakePronunciations.sorted(by: { $0.key < $1.key }) {
+            logger.notice("the wake word \"\(word)\" is not in the dictionary: listening for \(phones) (models/lexicon.dict can say otherwise)")
+        }
 
         let inputDevice = devices.inputDevice ?? file.inputDevice
         let outputDevice = devices.outputDevice ?? file.outputDevice
@@ -150,6 +153,11 @@ struct Listen: AsyncParsableCommand {
         if let maxUtterance { settings.maximumUtterance = maxUtterance }
         if let saveUtterances { settings.utteranceDirectory = URL(fileURLWithPath: saveUtterances) }
         if let problem = settings.problems().first { throw ValidationError(problem) }
+        do {
+            try settings.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
+        } catch {
+            throw ValidationError("the wake phrase \"\(settings.wakePhrase)\" cannot be pronounced: \(error)")
+        }
         return settings
     }
 

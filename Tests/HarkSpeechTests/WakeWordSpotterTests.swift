@@ -38,35 +38,64 @@ import Testing
         return detections
     }
 
-    /// The fixtures' voices are synthetic: their "jarvis" scores 0.1 to 0.4 per frame, well above
-    /// real speakers', and two of the near misses in no_wake score -0.26 and -0.42, in reach of
-    /// the default sensitivity (tuned for real voices). These tests use a sensitivity that sets
-    /// the threshold between the two.
-    static let fixtureSensitivity = 0.1
-
-    @Test func findsEachWakeWordWhereItEnds() throws {
-        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(sensitivity: Self.fixtureSensitivity))
-        let detections = try Self.spot(Self.samples("wake_sequence"), with: spotter)
-        let wakes = try Self.segments("wake_sequence").filter { $0.kind == "wake" }
-        #expect(wakes.count == 4)
-        #expect(detections.count == wakes.count)
-        for wake in wakes {
-            let match = detections.first { abs($0.endSeconds - wake.end) <= 0.5 }
-            #expect(match != nil, "no detection within 0.5 s of the wake word ending at \(wake.end) s")
-            if let match {
-                #expect(match.phrase == "jarvis")
-                #expect(match.startSample < match.endSample)
-                #expect(match.isAccepted && match.score >= spotter.threshold)
-            }
-        }
+    /// All three phrases of the real fixtures, at the default sensitivity.
+    static func realSpotter(reportsCandidates: Bool = false) throws -> WakeWordSpotter {
+        var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+        configuration.otherPhrases = ["athena", "amelia"]
+        configuration.reportsCandidates = reportsCandidates
+        return try WakeWordSpotter(configuration: configuration)
     }
 
-    @Test func staysQuietOnSpeechWithoutThePhrase() throws {
-        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(sensitivity: Self.fixtureSensitivity))
-        let samples = try Self.samples("no_wake")
+    /// Real people (make-real.py: the first three test-split recordings of each phrase, chosen by
+    /// name, not by score). Every detection must be a wake word said there, of the right phrase:
+    /// ending inside its recording (which holds some quiet around the word) or within 0.5 s after;
+    /// and as many must be found as were when the fixtures were made.
+    func checkRealWakes(_ name: String, found minimum: Int) throws {
+        let spotter = try Self.realSpotter()
+        let detections = try Self.spot(Self.samples(name), with: spotter)
+        let wakes = try Self.segments(name).filter { $0.kind == "wake" }
+        #expect(wakes.count == 9)
+        var found = Set<Int>()
+        for detection in detections {
+            let match = wakes.firstIndex { $0.start < detection.endSeconds && detection.endSeconds <= $0.end + 0.5 }
+            #expect(match != nil, "a detection of \(detection.phrase) at \(detection.endSeconds) s is no wake word")
+            if let match {
+                #expect(detection.phrase == wakes[match].text)
+                #expect(detection.isAccepted && detection.confidence >= spotter.threshold)
+                #expect(detection.evidence != nil)
+                found.insert(match)
+            }
+        }
+        #expect(found.count >= minimum, "found \(found.count) of 9: \(found.sorted())")
+    }
+
+    @Test func findsRealPeoplesWakeWordsWhereTheyEnd() throws {
+        try checkRealWakes("real_wakes", found: Self.foundClean)
+    }
+
+    @Test func findsThemInAKitchenAt10dB() throws {
+        try checkRealWakes("real_wakes_noisy", found: Self.foundNoisy)
+    }
+
+    /// What the spotter found here at the default sensitivity when the fixtures were made: the
+    /// second and third "jarvis" in both, two "athena" clean, one "athena" and one "amelia" in the
+    /// kitchen (about what `make bench-wake` measures on real speakers: half are missed at this
+    /// setting). A change that finds fewer fails; one that finds more should raise these.
+    static let foundClean = 4, foundNoisy = 4
+
+    @Test func staysQuietOnRealSpeechInARoom() throws {
+        let spotter = try Self.realSpotter()
+        let samples = try Self.samples("real_speech")
         let detections = try Self.spot(samples, with: spotter)
-        #expect(detections.isEmpty, "false alarms at \(detections.map(\.endSeconds)) s")
+        #expect(detections.isEmpty, "false alarms: \(detections.map { "\($0.phrase) at \($0.endSeconds) s" })")
         #expect(spotter.samplesProcessed == samples.count + 16_000)
+    }
+
+    @Test func staysQuietOnNearMisses() throws {
+        // Synthetic voices: "Travis and Marvin carved a harvest of garlic", "jars", "jar".
+        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration())
+        let detections = try Self.spot(Self.samples("no_wake"), with: spotter)
+        #expect(detections.isEmpty, "false alarms at \(detections.map(\.endSeconds)) s")
     }
 }
 
@@ -80,17 +109,48 @@ import Testing
         }
     }
 
+    @Test func aWordTheDictionaryLacksIsListenedForWithThePhonesGiven() throws {
+        var configuration = WakeWordConfiguration(keyPhrase: "hey chatterbox")
+        #expect(try configuration.wordsWithoutPronunciation() == ["chatterbox"])
+        configuration.pronunciations = ["chatterbox": "CH AE T ER B AA K S", "jarvis": "JH AA"]
+        #expect(try configuration.wordsWithoutPronunciation().isEmpty)
+        #expect(try WakeWordSpotter(configuration: configuration).pronunciations == ["hey chatterbox"])
+        // A word the dictionary has keeps the dictionary's pronunciations.
+        configuration.keyPhrase = "jarvis"
+        #expect(try WakeWordSpotter(configuration: configuration).pronunciations == ["jarvis", "jarvis(2)"])
+    }
+
+    @Test func aLexiconFileIsAskedBeforeTheGuess() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hark-lexicon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lexicon = directory.appendingPathComponent("lexicon.dict")
+        try "# ours\nchatterbox CH AE T ER B AO K S\n".write(to: lexicon, atomically: true, encoding: .utf8)
+        var configuration = WakeWordConfiguration(keyPhrase: "hey chatterbox zorblax")
+        try configuration.pronounceMissingWords(lexicons: [lexicon.path]) { word in word == "zorblax" ? ["Z", "AO", "R"] : [] }
+        #expect(configuration.pronunciations == ["chatterbox": "CH AE T ER B AO K S", "zorblax": "Z AO R"])
+    }
+
     @Test func listensForEveryPronunciationOfEachWord() throws {
         let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "Hey Jarvis"))
         #expect(spotter.pronunciations == ["hey jarvis", "hey jarvis(2)"])
         #expect(spotter.threshold == WakeWordSpotter.threshold(sensitivity: WakeWordSpotter.defaultSensitivity))
     }
 
+    @Test func listensForSeveralPhrasesInOneSearch() throws {
+        var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+        configuration.otherPhrases = ["athena", "jarvis"]
+        let spotter = try WakeWordSpotter(configuration: configuration)
+        #expect(spotter.pronunciations == ["jarvis", "jarvis(2)", "athena"])
+    }
+
     @Test func higherSensitivityMeansALowerThreshold() {
-        let thresholds = stride(from: 0.0, through: 1.0, by: 0.25).map(WakeWordSpotter.threshold(sensitivity:))
-        #expect(thresholds == thresholds.sorted(by: >))
-        #expect(thresholds.first == WakeWordSpotter.strictestThreshold)
-        #expect(thresholds.last == WakeWordSpotter.loosestThreshold)
+        for verified in [true, false] {
+            let thresholds = stride(from: 0.0, through: 1.0, by: 0.25).map { WakeWordSpotter.threshold(sensitivity: $0, verified: verified) }
+            #expect(thresholds == thresholds.sorted(by: >))
+            #expect(thresholds.first == (verified ? WakeWordSpotter.strictestOdds : WakeWordSpotter.strictestThreshold))
+            #expect(thresholds.last == (verified ? WakeWordSpotter.loosestOdds : WakeWordSpotter.loosestThreshold))
+        }
     }
 
     @Test func sensitivityOutsideZeroToOneIsRefused() {
@@ -99,26 +159,49 @@ import Testing
         }
     }
 
-    @Test func reportsCandidatesWithTheirScoresWhenAsked() throws {
-        var configuration = WakeWordConfiguration(sensitivity: WakeWordSpotterTests.fixtureSensitivity)
+    @Test func reportsCandidatesWithTheirEvidenceWhenAsked() throws {
+        let spotter = try WakeWordSpotterTests.realSpotter(reportsCandidates: true)
+        let candidates = try WakeWordSpotterTests.spot(WakeWordSpotterTests.samples("real_speech"), with: spotter)
+        // Near misses are proposed, looked at again, and not accepted.
+        #expect(!candidates.isEmpty)
+        #expect(candidates.allSatisfy { !$0.isAccepted && $0.confidence < spotter.threshold && $0.evidence != nil })
+        #expect(candidates.allSatisfy { $0.score >= WakeWordSpotter.proposalThreshold })
+    }
+
+    @Test func withoutAVerifierTheSearchScoreDecides() throws {
+        var configuration = WakeWordConfiguration(keyPhrase: "jarvis", sensitivity: 1)
+        configuration.verifier = nil
         configuration.reportsCandidates = true
         let spotter = try WakeWordSpotter(configuration: configuration)
-        let candidates = try WakeWordSpotterTests.spot(WakeWordSpotterTests.samples("no_wake"), with: spotter)
-        // Near misses are proposed, scored, and not accepted.
+        #expect(spotter.threshold == WakeWordSpotter.loosestThreshold)
+        let candidates = try WakeWordSpotterTests.spot(WakeWordSpotterTests.samples("real_wakes"), with: spotter)
         #expect(!candidates.isEmpty)
-        #expect(candidates.allSatisfy { !$0.isAccepted && $0.score < spotter.threshold })
+        for candidate in candidates {
+            #expect(candidate.evidence == nil && candidate.confidence == candidate.score)
+            #expect(candidate.isAccepted == (candidate.score >= spotter.threshold))
+        }
+    }
+
+    @Test func aVerifierFileThatDoesNotFitIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hark-verifier-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("verifier.json")
+        try Data(#"{"features": ["searchScore"], "mean": [0], "scale": [1], "weights": [1], "bias": 0, "trainedOn": "x"}"#.utf8).write(to: file)
+        #expect(throws: RecognitionError.self) { try WakeWordVerifierModel.load(from: file.path) }
+        try Data("not json".utf8).write(to: file)
+        #expect(throws: RecognitionError.self) { try WakeWordVerifierModel.load(from: file.path) }
     }
 
     @Test func skippedAudioKeepsDetectionsOnTheStreamsTimeline() throws {
-        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(sensitivity: WakeWordSpotterTests.fixtureSensitivity))
+        let spotter = try WakeWordSpotterTests.realSpotter()
         #expect(try spotter.process([Int16](repeating: 0, count: 16_000)).isEmpty)
         try spotter.reset(skipping: 5 * 16_000)
         #expect(spotter.samplesProcessed == 6 * 16_000)
-        let samples = try WakeWordSpotterTests.samples("wake_sequence")
+        let samples = try WakeWordSpotterTests.samples("real_wakes")
         let detections = try WakeWordSpotterTests.spot(samples, with: spotter)
-        let first = try WakeWordSpotterTests.segments("wake_sequence").first { $0.kind == "wake" }
-        let wake = try #require(first)
+        let wakes = try WakeWordSpotterTests.segments("real_wakes").filter { $0.kind == "wake" }
         let detection = try #require(detections.first)
-        #expect(abs(detection.endSeconds - (6 + wake.end)) <= 0.5)
+        #expect(wakes.contains { 6 + $0.start < detection.endSeconds && detection.endSeconds <= 6 + $0.end + 0.5 })
     }
 }
