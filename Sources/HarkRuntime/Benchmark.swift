@@ -489,6 +489,13 @@ public enum ProcessClock {
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// Resident set size now, in megabytes (/proc/self/statm counts pages); 0 where unreadable.
+    public static func residentMegabytes() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
     /// Peak resident set size in megabytes (ru_maxrss is in kilobytes on Linux).
     public static func peakResidentMegabytes() -> Double {
         var usage = rusage()

@@ -1,84 +1,111 @@
 public import Foundation
 import HarkAudio
-import HarkSpeech
+public import HarkSpeech
 
-/// The figures of one wake-word benchmark run.
-public struct WakeWordBenchmarkReport: Sendable, Codable {
-    public struct Point: Sendable, Codable {
-        public var sensitivity: Double
-        /// Score per frame (log10) a candidate had to reach.
-        public var threshold: Double
-        public var missed: Int
-        public var missRate: Double
-        public var falseAlarms: Int
-        public var falseAlarmsPerHour: Double
-    }
-
-    public var phrase = ""
-    public var positives = 0
-    public var positiveSeconds = 0.0
-    public var negatives = 0
-    public var negativeSeconds = 0.0
-    public var sweep: [Point] = []
-    /// The spotter as it listens (accepting and restarting) at `defaultSensitivity`, if run.
-    public var live: Point?
-    /// CPU seconds per second of audio while spotting: on the negative speech, and on quiet noise.
-    public var cpuPerSecondSpeech = 0.0
-    public var cpuPerSecondQuiet = 0.0
-    public var peakResidentMegabytes = 0.0
-    /// Positive recordings no sensitivity of the sweep found.
-    public var neverFound: [String] = []
-
-    public func summary() -> String {
-        var lines = [
-            "wake phrase:          \"\(phrase)\"",
-            String(format: "positives:            %d recordings (%.1f min), each must be spotted once", positives, positiveSeconds / 60),
-            String(format: "negatives:            %d recordings (%.1f min) without the phrase", negatives, negativeSeconds / 60),
-            "",
-            "sensitivity  threshold  miss rate          false alarms",
-        ]
-        func row(_ point: Point) -> String {
-            String(format: "%11.2f  %9.3f  %4d (%5.1f%%)    %5d (%.2f per hour)", point.sensitivity, point.threshold,
-                   point.missed, 100 * point.missRate, point.falseAlarms, point.falseAlarmsPerHour)
-        }
-        lines += sweep.map(row)
-        if let live {
-            lines.append("")
-            lines.append("as it listens, at the default sensitivity:")
-            lines.append(row(live))
-        }
-        lines += [
-            "",
-            String(format: "CPU per audio second: %.4f on speech, %.4f on quiet noise (one core)", cpuPerSecondSpeech, cpuPerSecondQuiet),
-            String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),
-        ]
-        if !neverFound.isEmpty {
-            lines.append("never spotted at any sensitivity: \(neverFound.count)")
-            lines += neverFound.prefix(20).map { "  \($0)" }
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// Measures a wake phrase: how many recordings of it the spotter misses and how often it fires
-/// on speech without it, for a sweep of sensitivities, and what spotting costs.
+/// Measures wake phrases on a corpus laid out as bench/make-wake-corpus.py makes it:
 ///
-/// Each set is fed as one continuous stream, as a microphone would deliver it: the recordings in
-/// order, each followed by a second of silence. The sweep comes from one pass per set with the
-/// spotter reporting every candidate and its score: a recording counts as found at a sensitivity
-/// when a candidate ending inside it (or in its second of silence) reaches that sensitivity's
-/// threshold, and overlapping candidates on the negatives count as one false alarm. The spotter as
-/// it really listens (accept, then start afresh) can be run too, at one sensitivity.
+///     positives/PHRASE/CONDITION/SPLIT-ID.wav   each holds the phrase once ("hey-chatterbox" is "hey chatterbox")
+///     negatives/SPLIT-FAMILY-NNN.wav            long streams without it; FAMILY "wake-PHRASE" is
+///                                               left out when that phrase is measured
+///
+/// SPLIT is "tune" or "test": the figures are the "test" files'; the "tune" files' candidates
+/// are written out (with `--json`) for fitting the verifier, and the operating point "chosen on
+/// tune" is the loosest confidence with no false alarm on tune negatives.
+///
+/// Every file is one stream fed in 100 ms pieces to a spotter listening for all the phrases at
+/// once and reporting every candidate: the audio is scored once for them all. A positive is
+/// found at a threshold when a candidate for its phrase, overlapping its recording, reaches it;
+/// on negatives, overlapping candidates for a phrase are one false alarm, judged by the best.
+///
+/// The baseline is plain keyword spotting: the same search's likelihood ratio (not per frame,
+/// no second look) at pocketsphinx's default threshold, 1, and at its own best threshold.
 public struct WakeWordBenchmark: Sendable {
-    public var phrase: String
-    public var sensitivities: [Double]
-    /// Run the listening spotter at this sensitivity as well (nil: sweep only).
-    public var liveSensitivity: Double?
+    public var corpus: URL
+    public var phrases: [String]
+    public var verifier: WakeWordVerifierModel
+    public var sensitivity: Double
+    public var jobs: Int
+    /// Only the files of this split ("tune" or "test"); nil for both.
+    public var split: String?
+    /// Phones for the phrases' words the dictionary lacks ("chatterbox").
+    public var pronunciations: [String: String] = [:]
 
-    public init(phrase: String, sensitivities: [Double], liveSensitivity: Double?) {
-        self.phrase = phrase
-        self.sensitivities = sensitivities
-        self.liveSensitivity = liveSensitivity
+    public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
+                split: String? = nil) {
+        self.split = split
+        self.corpus = corpus
+        self.phrases = phrases
+        self.verifier = verifier
+        self.sensitivity = sensitivity
+        self.jobs = jobs
+    }
+
+    /// One candidate the spotter proposed, or the best of overlapping ones.
+    public struct Candidate: Sendable, Codable {
+        public var phrase: String
+        public var file: String
+        public var split: String
+        /// Seconds into the file where it ended.
+        public var end: Double
+        /// The search's score per frame and its likelihood ratio over the phrase (log10).
+        public var score: Double
+        public var ratio: Double
+        public var confidence: Double
+        public var evidence: WakeWordEvidence?
+    }
+
+    /// A positive recording and the best candidate for its phrase that overlapped it.
+    public struct Positive: Sendable, Codable {
+        public var phrase: String
+        public var condition: String
+        public var file: String
+        public var split: String
+        public var best: Candidate?
+        /// The best likelihood ratio of any candidate for its phrase that overlapped it (log10).
+        public var bestRatio: Double?
+    }
+
+    struct Stream: Sendable {
+        var url: URL
+        var split: String
+        /// For positives: the phrase and condition, and where each recording lies (samples).
+        var phrase: String?
+        var condition: String?
+        var family: String?
+    }
+
+    struct StreamOutcome: Sendable {
+        var stream: Stream
+        var candidates: [Candidate] = []
+        var positives: [Positive] = []
+        var seconds = 0.0
+    }
+
+    public static func words(_ slug: String) -> String { slug.replacingOccurrences(of: "-", with: " ") }
+
+    /// The streams of the corpus: positive recordings folder by folder, negatives file by file.
+    func streams() throws -> [Stream] {
+        var streams: [Stream] = []
+        let files = FileManager.default
+        for phrase in phrases {
+            let folder = corpus.appendingPathComponent("positives").appendingPathComponent(phrase)
+            for condition in try files.contentsOfDirectory(atPath: folder.path).sorted() {
+                for url in try Self.recordings(in: folder.appendingPathComponent(condition)) {
+                    streams.append(Stream(url: url, split: Self.split(of: url), phrase: phrase, condition: condition))
+                }
+            }
+        }
+        for url in try Self.recordings(in: corpus.appendingPathComponent("negatives")) {
+            let name = url.deletingPathExtension().lastPathComponent
+            // SPLIT-FAMILY-NNN
+            let family = name.split(separator: "-").dropFirst().dropLast().joined(separator: "-")
+            streams.append(Stream(url: url, split: Self.split(of: url), family: family))
+        }
+        return streams.filter { split == nil || $0.split == split }
+    }
+
+    static func split(of url: URL) -> String {
+        url.lastPathComponent.hasPrefix("tune-") ? "tune" : "test"
     }
 
     /// The WAV files of a folder (not its subfolders), in name order.
@@ -88,109 +115,167 @@ public struct WakeWordBenchmark: Sendable {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    static let gap = [Int16](repeating: 0, count: PipelineAudio.sampleRate)
+    /// Spotters are made one at a time: making pocketsphinx decoders on two threads at once is not safe.
+    private static let making = NSLock()
 
-    struct Pass {
-        /// Per recording: where its span ends in the stream (its audio and its second of silence).
-        var spanEnds: [Int] = []
+    func spotter() throws -> WakeWordSpotter {
+        var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
+        configuration.otherPhrases = phrases.dropFirst().map(Self.words)
+        configuration.pronunciations = pronunciations
+        configuration.reportsCandidates = true
+        configuration.verifier = verifier
+        Self.making.lock()
+        defer { Self.making.unlock() }
+        return try WakeWordSpotter(configuration: configuration)
+    }
+
+    func run(_ stream: Stream, spotter: WakeWordSpotter) throws -> StreamOutcome {
+        var outcome = StreamOutcome(stream: stream)
+        let samples = try WAVFile.read(contentsOf: stream.url).pipelineSamples()
+        try spotter.reset()
+        let origin = spotter.samplesProcessed
         var detections: [WakeWordDetection] = []
-        var cpuSeconds = 0.0
-        var audioSeconds = 0.0
-    }
-
-    /// Feeds the recordings as one stream to a fresh spotter.
-    func pass(_ recordings: [URL], candidates: Bool, sensitivity: Double,
-              progress: (Int) -> Void) throws -> Pass {
-        var configuration = WakeWordConfiguration(keyPhrase: phrase, sensitivity: sensitivity)
-        configuration.reportsCandidates = candidates
-        let spotter = try WakeWordSpotter(configuration: configuration)
-        var result = Pass()
-        for (index, url) in recordings.enumerated() {
-            let samples = try WAVFile.read(contentsOf: url).pipelineSamples()
-            let before = ProcessClock.cpuSeconds()
-            for start in stride(from: 0, to: samples.count, by: 1600) {
-                result.detections += try spotter.process(Array(samples[start..<min(start + 1600, samples.count)]))
-            }
-            result.detections += try spotter.process(Self.gap)
-            result.cpuSeconds += ProcessClock.cpuSeconds() - before
-            result.audioSeconds += Double(samples.count + Self.gap.count) / Double(PipelineAudio.sampleRate)
-            result.spanEnds.append(spotter.samplesProcessed)
-            progress(index + 1)
+        for start in stride(from: 0, to: samples.count, by: 1600) {
+            detections += try spotter.process(Array(samples[start..<min(start + 1600, samples.count)]))
         }
-        return result
+        // Half a second of silence lets a phrase at the very end settle.
+        detections += try spotter.process([Int16](repeating: 0, count: 8_000))
+        outcome.seconds = Double(samples.count) / Double(PipelineAudio.sampleRate)
+        let file = stream.url.lastPathComponent
+        for (phrase, events) in Self.events(detections) {
+            let slug = phrase.replacingOccurrences(of: " ", with: "-")
+            outcome.candidates += events.map { event in
+                Candidate(phrase: slug, file: file, split: stream.split, end: Double(event.best.endSample - origin) / 16_000,
+                          score: event.best.score, ratio: event.ratio,
+                          confidence: event.best.confidence, evidence: event.best.evidence)
+            }
+        }
+        if let phrase = stream.phrase, let condition = stream.condition {
+            let own = outcome.candidates.filter { $0.phrase == phrase }
+            outcome.positives = [Positive(phrase: phrase, condition: condition, file: file, split: stream.split,
+                                          best: own.max { ($0.confidence, $0.score) < ($1.confidence, $1.score) }, bestRatio: own.map(\.ratio).max())]
+            outcome.candidates = []
+        }
+        return outcome
     }
 
-    /// Overlapping candidates are one event, scored by its best candidate.
-    static func events(_ detections: [WakeWordDetection]) -> [(end: Int, score: Double)] {
-        var events: [(start: Int, end: Int, score: Double)] = []
+    /// Overlapping candidates of one phrase are one event, represented by its most confident
+    /// (of equals, the best search score),
+    /// with the best likelihood ratio (log10) of any of them for the baseline.
+    static func events(_ detections: [WakeWordDetection]) -> [String: [(best: WakeWordDetection, ratio: Double)]] {
+        var byPhrase: [String: [(end: Int, best: WakeWordDetection, ratio: Double)]] = [:]
         for detection in detections.sorted(by: { $0.startSample < $1.startSample }) {
+            var events = byPhrase[detection.phrase] ?? []
+            let ratio = detection.score * Double(detection.endSample - detection.startSample) / 160
             if let last = events.last, detection.startSample <= last.end {
-                events[events.count - 1] = (last.start, max(last.end, detection.endSample), max(last.score, detection.score))
+                let best = (detection.confidence, detection.score) > (last.best.confidence, last.best.score) ? detection : last.best
+                events[events.count - 1] = (max(last.end, detection.endSample), best, max(last.ratio, ratio))
             } else {
-                events.append((detection.startSample, detection.endSample, detection.score))
+                events.append((detection.endSample, detection, ratio))
+            }
+            byPhrase[detection.phrase] = events
+        }
+        return byPhrase.mapValues { $0.map { ($0.best, $0.ratio) } }
+    }
+
+    public func run(progress: @Sendable (_ done: Int, _ total: Int) -> Void) throws -> WakeWordBenchmarkReport {
+        let streams = try streams()
+        guard streams.contains(where: { $0.phrase != nil }) else {
+            throw WakeBenchmarkError("\(corpus.path) has no recordings under positives/\(phrases.joined(separator: ", "))/")
+        }
+        guard streams.contains(where: { $0.family != nil }) else {
+            throw WakeBenchmarkError("\(corpus.path)/negatives has no WAV files")
+        }
+        // Longest first, so the two workers end together.
+        let order = streams.indices.sorted { streams[$0].family != nil && streams[$1].family == nil }
+        let results = Results(count: streams.count)
+        let workers = max(1, min(jobs, streams.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            do {
+                let spotter = try spotter()
+                while let index = results.next() {
+                    let outcome = try run(streams[order[index]], spotter: spotter)
+                    progress(results.finish(outcome), streams.count)
+                }
+            } catch {
+                results.fail(error)
             }
         }
-        return events.map { ($0.end, $0.score) }
-    }
-
-    /// The best score of an event ending in each recording's span (nil when none did).
-    static func bestScores(_ pass: Pass) -> [Double?] {
-        var best = [Double?](repeating: nil, count: pass.spanEnds.count)
-        for event in events(pass.detections) {
-            // The first span whose end is at or after the event's end holds it.
-            guard let index = pass.spanEnds.firstIndex(where: { event.end <= $0 }) else { continue }
-            best[index] = max(best[index] ?? -.infinity, event.score)
-        }
-        return best
-    }
-
-    public func run(positives: [URL], negatives: [URL],
-                    progress: (_ stage: String, _ done: Int, _ total: Int) -> Void) throws -> WakeWordBenchmarkReport {
-        var report = WakeWordBenchmarkReport()
-        report.phrase = phrase
-        report.positives = positives.count
-        report.negatives = negatives.count
-        let loosest = 1.0
-        let positive = try pass(positives, candidates: true, sensitivity: loosest) { progress("positives", $0, positives.count) }
-        let negative = try pass(negatives, candidates: true, sensitivity: loosest) { progress("negatives", $0, negatives.count) }
-        report.positiveSeconds = positive.audioSeconds - Double(positives.count)
-        report.negativeSeconds = negative.audioSeconds - Double(negatives.count)
-        report.cpuPerSecondSpeech = negative.audioSeconds > 0 ? negative.cpuSeconds / negative.audioSeconds : 0
-
-        let found = Self.bestScores(positive)
-        let negativeEvents = Self.events(negative.detections)
-        let hours = negative.audioSeconds / 3600
-        for sensitivity in sensitivities {
-            let threshold = WakeWordSpotter.threshold(sensitivity: sensitivity)
-            let missed = found.filter { ($0 ?? -.infinity) < threshold }.count
-            let alarms = negativeEvents.filter { $0.score >= threshold }.count
-            report.sweep.append(.init(sensitivity: sensitivity, threshold: threshold, missed: missed,
-                                      missRate: positives.isEmpty ? 0 : Double(missed) / Double(positives.count),
-                                      falseAlarms: alarms, falseAlarmsPerHour: hours > 0 ? Double(alarms) / hours : 0))
-        }
-        report.neverFound = zip(positives, found).filter { $0.1 == nil }.map(\.0.lastPathComponent)
-
-        if let liveSensitivity {
-            let livePositive = try pass(positives, candidates: false, sensitivity: liveSensitivity) { progress("positives, listening", $0, positives.count) }
-            let liveNegative = try pass(negatives, candidates: false, sensitivity: liveSensitivity) { progress("negatives, listening", $0, negatives.count) }
-            // Listening, every detection is accepted; a recording is found when one ends in its span.
-            let missed = Self.bestScores(livePositive).filter { $0 == nil }.count
-            let alarms = liveNegative.detections.count
-            report.live = .init(sensitivity: liveSensitivity, threshold: WakeWordSpotter.threshold(sensitivity: liveSensitivity),
-                                missed: missed, missRate: positives.isEmpty ? 0 : Double(missed) / Double(positives.count),
-                                falseAlarms: alarms, falseAlarmsPerHour: hours > 0 ? Double(alarms) / hours : 0)
-        }
-
-        // Quiet: a minute of faint noise (-60 dBFS), the cost of waiting for the phrase in a still room.
-        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: phrase))
-        var generator = SystemRandomNumberGenerator()
-        let quiet = (0..<(60 * PipelineAudio.sampleRate)).map { _ in Int16.random(in: -33...33, using: &generator) }
-        let before = ProcessClock.cpuSeconds()
-        for start in stride(from: 0, to: quiet.count, by: 1600) {
-            _ = try spotter.process(Array(quiet[start..<(start + 1600)]))
-        }
-        report.cpuPerSecondQuiet = (ProcessClock.cpuSeconds() - before) / 60
-        report.peakResidentMegabytes = ProcessClock.peakResidentMegabytes()
+        if let error = results.error { throw error }
+        var report = WakeWordBenchmarkReport(phrases: phrases, sensitivity: sensitivity,
+                                             threshold: WakeWordSpotter.threshold(sensitivity: sensitivity))
+        let outcomes = results.outcomes.compactMap { $0 }
+        report.positives = outcomes.flatMap(\.positives)
+        report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)
+        report.negativeFiles = outcomes.filter { $0.stream.family != nil }.map {
+            .init(file: $0.stream.url.lastPathComponent, split: $0.stream.split, family: $0.stream.family ?? "", seconds: $0.seconds)
+        }.sorted { $0.file < $1.file }
+        report.summarise()
+        try measureCost(&report)
         return report
     }
+
+    /// CPU and memory of the spotter as it listens for the first phrase at the sensitivity: one
+    /// spotter, one thread, on the first ten minutes of test negatives and on a minute of faint noise.
+    func measureCost(_ report: inout WakeWordBenchmarkReport) throws {
+        let residentBefore = ProcessClock.residentMegabytes()
+        var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
+        configuration.pronunciations = pronunciations
+        configuration.verifier = verifier
+        let spotter = try WakeWordSpotter(configuration: configuration)
+        guard let file = report.negativeFiles.first(where: { $0.split == "test" }) else { return }
+        let samples = try WAVFile.read(contentsOf: corpus.appendingPathComponent("negatives").appendingPathComponent(file.file)).pipelineSamples()
+        let speech = Array(samples.prefix(600 * PipelineAudio.sampleRate))
+        var generator = SystemRandomNumberGenerator()
+        let quiet = (0..<(60 * PipelineAudio.sampleRate)).map { _ in Int16.random(in: -33...33, using: &generator) }
+        for (audio, keyPath) in [(speech, \WakeWordBenchmarkReport.cpuPerSecondSpeech), (quiet, \.cpuPerSecondQuiet)] {
+            let before = ProcessClock.cpuSeconds()
+            for start in stride(from: 0, to: audio.count, by: 480) {
+                _ = try spotter.process(Array(audio[start..<min(start + 480, audio.count)]))
+            }
+            report[keyPath: keyPath] = (ProcessClock.cpuSeconds() - before) / (Double(audio.count) / Double(PipelineAudio.sampleRate))
+        }
+        report.spotterMegabytes = ProcessClock.residentMegabytes() - residentBefore
+        withExtendedLifetime(spotter) {}
+        report.peakResidentMegabytes = ProcessClock.peakResidentMegabytes()
+    }
+
+    /// The workers' shared queue and results.
+    private final class Results: @unchecked Sendable {
+        // @unchecked: every field is read and written under `lock`.
+        private let lock = NSLock()
+        private var handedOut = 0
+        private var done = 0
+        var outcomes: [StreamOutcome?]
+        var error: (any Error)?
+
+        init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+        func next() -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard error == nil, handedOut < outcomes.count else { return nil }
+            handedOut += 1
+            return handedOut - 1
+        }
+
+        func finish(_ outcome: StreamOutcome) -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            outcomes[done] = outcome
+            done += 1
+            return done
+        }
+
+        func fail(_ error: any Error) {
+            lock.lock()
+            defer { lock.unlock() }
+            if self.error == nil { self.error = error }
+        }
+    }
+}
+
+public struct WakeBenchmarkError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
 }

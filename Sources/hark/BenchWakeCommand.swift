@@ -3,54 +3,79 @@ import Foundation
 import HarkRuntime
 import HarkSpeech
 
-/// `hark bench-wake`: miss rate and false alarms of the wake phrase, over a sweep of sensitivities.
+/// `hark bench-wake`: misses and false alarms of wake phrases on a real-voice corpus.
 struct BenchWake: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-wake",
-        abstract: "Measure wake-word spotting: misses, false alarms per hour, CPU and memory.",
+        abstract: "Measure wake-word spotting: misses, false alarms per 10 hours, CPU and memory.",
         discussion: """
-        Every WAV in --positives must hold the phrase once (e.g. ../shared/corpora/wake-jarvis); every \
-        WAV in --negatives must not hold it (bench/make-negatives.sh makes hours of such speech). Each \
-        folder is fed to the spotter as one stream, each recording followed by a second of silence. \
-        Prints, for each sensitivity, the recordings missed and the false alarms per hour of \
-        negative audio, then the spotter as it listens at the default sensitivity, the CPU seconds \
-        spotting costs per second of audio, and peak memory.
+        --corpus is a folder as bench/make-wake-corpus.py makes it (make bench-wake does): \
+        positives/PHRASE/CONDITION/*.wav, each saying the phrase once, and negatives/*.wav, hours \
+        of speech that must not wake Hark. Files named tune-* may have been learned from; the \
+        figures are the test-* files'. Every file is fed to the spotter as a stream, in 100 ms \
+        pieces, on --jobs threads.
+
+        For each phrase and condition it prints the test recordings missed and the false alarms \
+        on the test negatives (per 10 hours of audio, the phrase's own recordings left out): \
+        Hark at --sensitivity, Hark at the threshold chosen on the tune negatives, Hark at its \
+        best threshold with at most one false alarm per 10 hours, and plain keyword spotting \
+        (the same search's likelihood ratio, no second look) at pocketsphinx's default threshold \
+        and at its own best. Then the CPU and memory of the spotter as it listens.
         """)
 
-    @Option(help: ArgumentHelp("Folder of recordings that each say the phrase once.", valueName: "dir"))
-    var positives: String
+    @Option(help: ArgumentHelp("The corpus folder (positives/ and negatives/).", valueName: "dir"))
+    var corpus: String
 
-    @Option(help: ArgumentHelp("Folder of recordings that never say it.", valueName: "dir"))
-    var negatives: String
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Phrases to measure: folder names under positives/ (\"hey-chatterbox\" is \"hey chatterbox\").", valueName: "phrase"))
+    var phrases: [String] = ["jarvis", "athena", "amelia"]
 
-    @Option(help: ArgumentHelp("The wake phrase, in dictionary words.", valueName: "phrase"))
-    var phrase = WakeWordConfiguration().keyPhrase
+    @Option(help: ArgumentHelp("Sensitivity 0…1 of the first row.", valueName: "s"))
+    var sensitivity = WakeWordSpotter.defaultSensitivity
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Sensitivities to sweep, 0…1.", valueName: "s"))
-    var sensitivities: [Double] = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
+    @Option(help: ArgumentHelp("A verifier to measure instead of the shipped one (JSON, as bench/fit-wake-verifier.py writes).", valueName: "file"))
+    var verifier: String?
 
-    @Flag(help: "Skip running the spotter as it listens at the default sensitivity (halves the time).")
-    var sweepOnly = false
+    @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
+    var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    @Option(help: ArgumentHelp("Write the figures as JSON to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Decode only the tune-* or the test-* files (e.g. tune, to fit a verifier on).", valueName: "split"))
+    var split: String?
+
+    @Option(help: ArgumentHelp("Write the figures and every candidate as JSON to this file.", valueName: "file"))
     var json: String?
 
     func validate() throws {
-        for value in sensitivities where !(0...1).contains(value) {
-            throw ValidationError("--sensitivities \(value) is outside 0…1")
+        guard (0...1).contains(sensitivity) else { throw ValidationError("--sensitivity \(sensitivity) is outside 0…1") }
+        if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--corpus \(corpus) is not a folder (make bench-wake makes one with bench/make-wake-corpus.py)")
+        }
+        for phrase in phrases {
+            let folder = URL(fileURLWithPath: corpus).appendingPathComponent("positives").appendingPathComponent(phrase)
+            guard FileManager.default.fileExists(atPath: folder.path) else {
+                throw ValidationError("--corpus \(corpus) has no positives/\(phrase) folder")
+            }
         }
     }
 
     func run() throws {
-        let positiveFiles = try Self.recordings(positives, flag: "--positives")
-        let negativeFiles = try Self.recordings(negatives, flag: "--negatives")
         do {
-            let benchmark = WakeWordBenchmark(phrase: phrase, sensitivities: sensitivities,
-                                              liveSensitivity: sweepOnly ? nil : WakeWordSpotter.defaultSensitivity)
-            var bars: [String: ProgressBar] = [:]
-            let report = try benchmark.run(positives: positiveFiles, negatives: negativeFiles) { stage, done, total in
-                let bar = bars[stage] ?? ProgressBar(label: stage)
-                bars[stage] = bar
+            let model = try verifier.map { (path) throws(RecognitionError) in try WakeWordVerifierModel.load(from: path) }
+                ?? WakeWordVerifierModel.shipped ?? WakeWordVerifierModel.neutral
+            var benchmark = WakeWordBenchmark(corpus: URL(fileURLWithPath: corpus), phrases: phrases, verifier: model,
+                                              sensitivity: sensitivity, jobs: jobs, split: split)
+            // Words the dictionary lacks are pronounced as `hark listen` would: lexicon, then espeak-ng.
+            var words = WakeWordConfiguration(keyPhrase: WakeWordBenchmark.words(phrases[0]))
+            words.otherPhrases = phrases.dropFirst().map(WakeWordBenchmark.words)
+            let models = HarkPaths.modelsDirectory()
+            let pronouncer = try Pronouncer.inModels(models)
+            try words.pronounceMissingWords(lexicons: HarkPaths.lexicon(in: models).map { [$0.path] } ?? [],
+                                            guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
+            benchmark.pronunciations = words.pronunciations
+            let bar = ProgressBar(label: "streams")
+            let report = try benchmark.run { done, total in
                 bar.show(done, of: total)
                 if done == total { bar.finish() }
             }
@@ -59,17 +84,6 @@ struct BenchWake: ParsableCommand {
         } catch {
             throw fail(error)
         }
-    }
-
-    static func recordings(_ path: String, flag: String) throws -> [URL] {
-        let files: [URL]
-        do {
-            files = try WakeWordBenchmark.recordings(in: URL(fileURLWithPath: path))
-        } catch {
-            throw ValidationError("\(flag) \(path): \(error.localizedDescription)")
-        }
-        guard !files.isEmpty else { throw ValidationError("\(flag) \(path) has no WAV files") }
-        return files
     }
 }
 

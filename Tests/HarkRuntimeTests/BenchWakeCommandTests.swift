@@ -3,44 +3,76 @@ import HarkAudio
 import HarkTestSupport
 import Testing
 
-/// `hark bench-wake` on a tiny set made from the wake fixtures.
+/// `hark bench-wake` on a tiny corpus in bench/make-wake-corpus.py's layout, made from the real
+/// wake fixtures.
 @Suite struct BenchWakeCommandTests {
-    @Test func sweepsSensitivitiesAndCountsMissesAndFalseAlarms() throws {
+    /// positives/jarvis/clean/test-4142863d.wav (a real "jarvis" with the quiet around it) and two
+    /// negative streams of real speech, one tune and one test.
+    static func corpus(in directory: URL) throws -> URL {
+        let corpus = directory.appendingPathComponent("wake")
+        let positives = corpus.appendingPathComponent("positives/jarvis/clean")
+        let negatives = corpus.appendingPathComponent("negatives")
+        for folder in [positives, negatives] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        // real_wakes.txt: the second "jarvis" lies from 5.572 s to 8.644 s.
+        let wakes = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav"))
+        let rate = wakes.sampleRate
+        let piece = AudioClip(samples: Array(wakes.samples[(5 * rate)..<(9 * rate + rate / 2)]), sampleRate: rate, channels: 1)
+        try WAVFile.write(piece, to: positives.appendingPathComponent("test-4142863d.wav"))
+        let speech = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_speech.wav"))
+        try WAVFile.write(speech, to: negatives.appendingPathComponent("test-speech-000.wav"))
+        let start = AudioClip(samples: Array(speech.samples.prefix(20 * rate)), sampleRate: rate, channels: 1)
+        try WAVFile.write(start, to: negatives.appendingPathComponent("tune-speech-000.wav"))
+        return corpus
+    }
+
+    @Test func printsMissesAndFalseAlarmsPerPhraseBesidePlainKeywordSpotting() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let positives = directory.appendingPathComponent("positives")
-        let negatives = directory.appendingPathComponent("negatives")
-        for folder in [positives, negatives] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-        }
-        // The first 3 s of the sequence hold its first "jarvis" (flite awb, ending at 1.5 s) and nothing else said.
-        let sequence = try WAVFile.read(contentsOf: Fixtures.audio("wake/wake_sequence.wav"))
-        let firstWake = AudioClip(samples: Array(sequence.samples.prefix(3 * sequence.sampleRate)),
-                                  sampleRate: sequence.sampleRate, channels: 1)
-        try WAVFile.write(firstWake, to: positives.appendingPathComponent("jarvis.wav"))
-        try FileManager.default.copyItem(at: Fixtures.audio("wake/no_wake.wav"), to: negatives.appendingPathComponent("no_wake.wav"))
+        let corpus = try Self.corpus(in: directory)
         let json = directory.appendingPathComponent("wake.json")
 
-        let outcome = try CommandLineTests.hark(["bench-wake", "--positives", positives.path, "--negatives", negatives.path,
-                                                 "--sensitivities", "0.1", "1", "--json", json.path])
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis",
+                                                 "--jobs", "2", "--json", json.path])
         #expect(outcome.status == 0, "stderr: \(outcome.errors)")
-        #expect(outcome.output.contains("positives:            1 recordings"))
-        // At 0.1 the synthetic "jarvis" is found and the near misses are not; at 1 they are.
-        #expect(outcome.output.contains("       0.10     -0.140     0 (  0.0%)        0 (0.00 per hour)"))
-        #expect(outcome.output.contains("as it listens, at the default sensitivity:"))
-        #expect(outcome.output.contains("CPU per audio second:"))
+        // 46 s of test negatives and 20 s of tune, in hours.
+        #expect(outcome.output.contains("\"jarvis\": test negatives 0.01 h (tune 0.01 h); never proposed: clean 0"))
+        for row in ["Hark, sensitivity 0.50", "Hark, chosen on tune", "Hark, best at <=1/10 h",
+                    "plain keyword search, threshold 1", "plain, best at <=1/10 h", "CPU per audio second"] {
+            #expect(outcome.output.contains(row), "no row \"\(row)\"")
+        }
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-        let sweep = try #require(figures["sweep"] as? [[String: Any]])
-        #expect(sweep.count == 2)
-        #expect((sweep.last?["falseAlarms"] as? Int ?? 0) > 0)
+        let phrases = try #require(figures["figures"] as? [[String: Any]])
+        #expect(phrases.count == 1)
+        let atSetting = try #require(phrases.first?["atSetting"] as? [String: Any])
+        #expect((atSetting["recordings"] as? [String: Int])?["clean"] == 1)
+        // The recording was proposed, looked at again and judged.
+        let positives = try #require(figures["positives"] as? [[String: Any]])
+        let best = try #require(positives.first?["best"] as? [String: Any])
+        #expect(best["evidence"] != nil)
+        let files = try #require(figures["negativeFiles"] as? [[String: Any]])
+        #expect(Set(files.compactMap { $0["split"] as? String }) == ["tune", "test"])
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
     }
 
-    @Test func anEmptyFolderIsRefused() throws {
+    @Test func aPhraseWithoutRecordingsIsRefused() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try CommandLineTests.hark(["bench-wake", "--positives", directory.path, "--negatives", directory.path])
+        let corpus = try Self.corpus(in: directory)
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "athena"])
         #expect(outcome.status == 64)
-        #expect(outcome.errors.contains("has no WAV files"))
+        #expect(outcome.errors.contains("has no positives/athena folder"))
+    }
+
+    @Test func aCorpusWithoutNegativesIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = try Self.corpus(in: directory)
+        try FileManager.default.removeItem(at: corpus.appendingPathComponent("negatives/test-speech-000.wav"))
+        try FileManager.default.removeItem(at: corpus.appendingPathComponent("negatives/tune-speech-000.wav"))
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis"])
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("negatives has no WAV files"))
     }
 }

@@ -1,0 +1,139 @@
+public import Foundation
+
+/// The figures of a wake-word benchmark run (see `WakeWordBenchmark`), and the candidates
+/// behind them.
+public struct WakeWordBenchmarkReport: Sendable, Codable {
+    public struct NegativeFile: Sendable, Codable {
+        public var file: String
+        public var split: String
+        public var family: String
+        public var seconds: Double
+    }
+
+    /// One way of judging candidates at one threshold, on one phrase's test recordings.
+    public struct Point: Sendable, Codable {
+        public var threshold: Double
+        /// Per condition ("clean", "snr10"): test recordings of the phrase and how many were missed.
+        public var recordings: [String: Int] = [:]
+        public var missed: [String: Int] = [:]
+        public var falseAlarms = 0
+        public var falseAlarmsPer10Hours = 0.0
+    }
+
+    public struct PhraseFigures: Sendable, Codable {
+        public var phrase: String
+        /// Hours of test (and tune) negatives measured for this phrase: every negative file but
+        /// the phrase's own family, counted as audio.
+        public var testHours = 0.0
+        public var tuneHours = 0.0
+        /// Test recordings no candidate was proposed for, per condition.
+        public var neverProposed: [String: Int] = [:]
+        /// Hark at the benchmark's sensitivity.
+        public var atSetting = Point(threshold: 0)
+        /// Hark at the loosest threshold with no false alarm on the tune negatives.
+        public var chosenOnTune = Point(threshold: 0)
+        /// Hark at the loosest threshold with at most one false alarm per 10 hours of test
+        /// negatives (chosen on the figures it reports: a bound, not a setting).
+        public var bestAtOnePer10Hours = Point(threshold: 0)
+        /// Plain keyword spotting: likelihood ratio at pocketsphinx's default threshold (1).
+        public var baselineDefault = Point(threshold: 0)
+        /// Plain keyword spotting at its loosest threshold with at most one false alarm per 10 hours.
+        public var baselineBestAtOnePer10Hours = Point(threshold: 0)
+    }
+
+    public var phrases: [String]
+    public var sensitivity: Double
+    public var threshold: Double
+    public var figures: [PhraseFigures] = []
+    public var cpuPerSecondSpeech = 0.0
+    public var cpuPerSecondQuiet = 0.0
+    /// What the listening spotter adds to the process's resident memory, and the process's peak.
+    public var spotterMegabytes = 0.0
+    public var peakResidentMegabytes = 0.0
+    public var positives: [WakeWordBenchmark.Positive] = []
+    public var negatives: [WakeWordBenchmark.Candidate] = []
+    public var negativeFiles: [NegativeFile] = []
+
+    init(phrases: [String], sensitivity: Double, threshold: Double) {
+        self.phrases = phrases
+        self.sensitivity = sensitivity
+        self.threshold = threshold
+    }
+
+    mutating func summarise() {
+        figures = phrases.map(figures(for:))
+    }
+
+    func figures(for phrase: String) -> PhraseFigures {
+        var figures = PhraseFigures(phrase: phrase)
+        let own = "wake-" + phrase
+        let measured = negativeFiles.filter { $0.family != own }
+        let testFiles = Set(measured.filter { $0.split == "test" }.map(\.file))
+        let tuneFiles = Set(measured.filter { $0.split == "tune" }.map(\.file))
+        figures.testHours = measured.filter { $0.split == "test" }.map(\.seconds).reduce(0, +) / 3600
+        figures.tuneHours = measured.filter { $0.split == "tune" }.map(\.seconds).reduce(0, +) / 3600
+        let alarms = negatives.filter { $0.phrase == phrase }
+        let test = alarms.filter { testFiles.contains($0.file) }
+        let tune = alarms.filter { tuneFiles.contains($0.file) }
+        let recordings = positives.filter { $0.phrase == phrase && $0.split == "test" }
+        for recording in recordings where recording.best == nil {
+            figures.neverProposed[recording.condition, default: 0] += 1
+        }
+        let allowed = Int(figures.testHours / 10)
+
+        func point(_ threshold: Double, _ value: (WakeWordBenchmark.Positive) -> Double?,
+                   _ alarm: (WakeWordBenchmark.Candidate) -> Double) -> Point {
+            var point = Point(threshold: threshold)
+            for recording in recordings {
+                point.recordings[recording.condition, default: 0] += 1
+                if (value(recording) ?? -.infinity) < threshold { point.missed[recording.condition, default: 0] += 1 }
+                else { point.missed[recording.condition, default: 0] += 0 }
+            }
+            point.falseAlarms = test.filter { alarm($0) >= threshold }.count
+            point.falseAlarmsPer10Hours = figures.testHours > 0 ? 10 * Double(point.falseAlarms) / figures.testHours : 0
+            return point
+        }
+        /// Just above the (k+1)-th highest value: at most k of them reach it.
+        func loosest(_ values: [Double], allowing k: Int) -> Double {
+            let sorted = values.sorted(by: >)
+            return sorted.count > k ? sorted[k].nextUp : -1e9  // anything passes (JSON has no infinity)
+        }
+        let confidence: (WakeWordBenchmark.Positive) -> Double? = { $0.best?.confidence }
+        let ratio: (WakeWordBenchmark.Positive) -> Double? = { $0.bestRatio }
+        figures.atSetting = point(threshold, confidence, \.confidence)
+        figures.chosenOnTune = point(loosest(tune.map(\.confidence), allowing: 0), confidence, \.confidence)
+        figures.bestAtOnePer10Hours = point(loosest(test.map(\.confidence), allowing: allowed), confidence, \.confidence)
+        figures.baselineDefault = point(0, ratio, \.ratio)
+        figures.baselineBestAtOnePer10Hours = point(loosest(test.map(\.ratio), allowing: allowed), ratio, \.ratio)
+        return figures
+    }
+
+    public func summary() -> String {
+        var lines: [String] = []
+        let conditions = Array(Set(positives.map(\.condition))).sorted()
+        func cells(_ point: Point) -> String {
+            conditions.map { condition in
+                let total = point.recordings[condition] ?? 0, missed = point.missed[condition] ?? 0
+                return String(format: "%4d/%-4d %5.1f%%", missed, total, total > 0 ? 100 * Double(missed) / Double(total) : 0)
+            }.joined(separator: "  ") + String(format: "  %5d  %7.2f", point.falseAlarms, point.falseAlarmsPer10Hours)
+        }
+        let header = "                                     " + conditions.map { $0.padding(toLength: 17, withPad: " ", startingAt: 0) }.joined(separator: " ")
+            + " false alarms  per 10 h"
+        for phrase in figures {
+            lines.append(String(format: "\"%@\": test negatives %.2f h (tune %.2f h); never proposed: %@", WakeWordBenchmark.words(phrase.phrase),
+                                phrase.testHours, phrase.tuneHours,
+                                conditions.map { "\($0) \(phrase.neverProposed[$0] ?? 0)" }.joined(separator: ", ")))
+            lines.append(header)
+            lines.append(String(format: "  Hark, sensitivity %.2f (odds %+.2f)     ", sensitivity, threshold) + cells(phrase.atSetting))
+            lines.append(String(format: "  Hark, chosen on tune (odds %+.2f)      ", phrase.chosenOnTune.threshold) + cells(phrase.chosenOnTune))
+            lines.append(String(format: "  Hark, best at <=1/10 h (odds %+.2f)    ", phrase.bestAtOnePer10Hours.threshold) + cells(phrase.bestAtOnePer10Hours))
+            lines.append("  plain keyword search, threshold 1    " + cells(phrase.baselineDefault))
+            lines.append(String(format: "  plain, best at <=1/10 h (1e%+.1f)      ", phrase.baselineBestAtOnePer10Hours.threshold) + cells(phrase.baselineBestAtOnePer10Hours))
+            lines.append("")
+        }
+        lines.append(String(format: "CPU per audio second, listening for \"%@\": %.4f on speech, %.4f on quiet noise (one core)",
+                            WakeWordBenchmark.words(phrases.first ?? ""), cpuPerSecondSpeech, cpuPerSecondQuiet))
+        lines.append(String(format: "memory: the spotter adds %.1f MB; the benchmark's peak %.1f MB", spotterMegabytes, peakResidentMegabytes))
+        return lines.joined(separator: "\n")
+    }
+}
