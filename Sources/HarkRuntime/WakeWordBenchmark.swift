@@ -115,17 +115,12 @@ public struct WakeWordBenchmark: Sendable {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    /// Spotters are made one at a time: making pocketsphinx decoders on two threads at once is not safe.
-    private static let making = NSLock()
-
     func spotter() throws -> WakeWordSpotter {
         var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
         configuration.otherPhrases = phrases.dropFirst().map(Self.words)
         configuration.pronunciations = pronunciations
         configuration.reportsCandidates = true
         configuration.verifier = verifier
-        Self.making.lock()
-        defer { Self.making.unlock() }
         return try WakeWordSpotter(configuration: configuration)
     }
 

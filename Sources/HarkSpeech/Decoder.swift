@@ -20,10 +20,12 @@ final class Decoder {
         for path in [settings.modelDirectory, settings.dictionary] where !FileManager.default.fileExists(atPath: path) {
             throw RecognitionError(.modelLoad, "the speech model file \(path) is missing; install pocketsphinx-en-us (apt-get install pocketsphinx-en-us)")
         }
+        // No -logfn: with it, ps_init swaps sphinxbase's one process-wide log stream and fcloses
+        // the old one, so two decoders made at once closed the same FILE twice (a hang in glibc's
+        // stream locks, seen in `make test`). The stream is set once, under `lifecycle`.
         let arguments = [
             "-hmm", settings.modelDirectory,
             "-dict", settings.dictionary,
-            "-logfn", settings.logFile,
             // 16 kHz in, as the model was trained; other rates are resampled before this.
             "-samprate", "16000", "-nfft", "512",
             // Silence between words at pocketsphinx's own probability. An earlier 1e-10, chosen
@@ -41,7 +43,15 @@ final class Decoder {
         }) else {
             throw RecognitionError(.modelLoad, "cmd_ln_parse_r rejected the decoder settings \(arguments.joined(separator: " "))")
         }
-        guard let decoder = ps_init(config) else {
+        Self.lifecycle.lock()
+        let logged = Self.useLog(settings.logFile)
+        let made = logged ? ps_init(config) : nil
+        Self.lifecycle.unlock()
+        guard logged else {
+            _ = cmd_ln_free_r(config)
+            throw RecognitionError(.modelLoad, "cannot open the speech decoder's log \(settings.logFile)")
+        }
+        guard let decoder = made else {
             _ = cmd_ln_free_r(config)
             throw RecognitionError(.modelLoad, "ps_init could not load the model in \(settings.modelDirectory) with \(settings.dictionary)")
         }
@@ -64,8 +74,31 @@ final class Decoder {
     }
 
     deinit {
+        Self.lifecycle.lock()
+        defer { Self.lifecycle.unlock() }
         _ = ps_free(decoder)
         _ = cmd_ln_free_r(config)
+    }
+
+    /// Serialises making and freeing decoders: both touch sphinxbase's process-wide state (the
+    /// log stream, shared model caches), which is not safe from two threads at once.
+    private static let lifecycle = NSLock()
+    /// The log the process's decoders write to; sphinxbase has one for all of them.
+    nonisolated(unsafe) private static var currentLog: String?
+
+    /// Points sphinxbase's log at `path` the first time a decoder asks; "/dev/null" turns logging
+    /// off. The first decoder's choice holds for the process (a later, different one is ignored:
+    /// swapping the stream while other decoders may be writing to it is what must not happen).
+    /// Called with `lifecycle` held. False when the file cannot be opened.
+    private static func useLog(_ path: String) -> Bool {
+        guard currentLog == nil else { return true }
+        if path == "/dev/null" {
+            err_set_logfp(nil)
+        } else if err_set_logfile(path) < 0 {
+            return false
+        }
+        currentLog = path
+        return true
     }
 
     /// The language weight the decoder applies to grammar probabilities.
