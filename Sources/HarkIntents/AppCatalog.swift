@@ -13,7 +13,7 @@ public struct AppCatalog: Sendable {
     }
 
     /// The wake phrase used when none is configured; no app phrase may contain it.
-    public static let defaultWakePhrase = "hey jarvis"
+    public static let defaultWakePhrase = "jarvis"
 
     /// Loads every app, reporting the problems of all of them at once:
     /// each manifest's own, then clashes between apps.

@@ -87,13 +87,16 @@ func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: Voi
     return try await Assistant.start(configuration)
 }
 
-/// The configuration every command shares: the apps, the example apps' Swift handlers, the owner's PIN.
+/// The configuration every command shares: the apps, the example apps' Swift handlers, the owner's PIN,
+/// and the wake phrase of the settings file (phrases that contain it are refused: they would wake Hark).
 func assistantConfiguration(apps: AppsOptions, recognizer: RecognizerOptions? = nil,
                             voice: VoiceSettings = VoiceSettings()) throws -> AssistantConfiguration {
-    AssistantConfiguration(
+    var configuration = AssistantConfiguration(
         appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
         recognizer: recognizer?.configuration ?? RecognizerConfiguration(), voice: voice,
         inProcessHandlers: ExampleApps.handlers)
+    configuration.wakePhrase = try HarkConfigFile.load().live.wakePhrase
+    return configuration
 }
 
 /// Where speech goes: a WAV file when one is named, else the sound card.

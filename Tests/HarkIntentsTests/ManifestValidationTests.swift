@@ -241,7 +241,9 @@ import Testing
 
     @Test func refusesTheWakePhraseInsideAPhrase() throws {
         let problems = try Self.loadProblems(["a": Self.app("Alpha", phrase: "hey jarvis lights on")])
-        #expect(problems == ["phrase \"hey jarvis lights on\" contains the wake phrase \"hey jarvis\""])
+        #expect(problems == ["phrase \"hey jarvis lights on\" contains the wake phrase \"jarvis\""])
+        // The phrase the device listens for, not a longer one: "jarvis go home" would wake it.
+        #expect(try Self.loadProblems(["a": Self.app("Alpha", phrase: "jarvis go home")]).count == 1)
         #expect(try Self.loadProblems(["a": Self.app("Alpha", phrase: "computer lights on")], wakePhrase: "computer").count == 1)
     }
 

@@ -11,6 +11,23 @@ import Testing
         try CommandLineTests.hark(arguments + ["--database", database.path])
     }
 
+    @Test func aPhraseWithTheWakePhraseTheDeviceListensForIsRefused() throws {
+        let database = try temporaryDirectory().appendingPathComponent("shortcuts.sqlite")
+        let config = try temporaryDirectory()
+        let add = ["shortcuts", "add", "--apps", "apps", "--intent", "home.GetTime", "--database", database.path]
+        let empty = ["XDG_CONFIG_HOME": config.path]
+        let jarvis = try CommandLineTests.hark(add + ["jarvis relax"], environment: empty)
+        #expect(jarvis.status == 65)
+        #expect(jarvis.errors.contains("contains the wake phrase \"jarvis\""))
+        // The settings file's wake phrase, not the default, is the one to keep out.
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("hark"), withIntermediateDirectories: true)
+        try "wake_phrase: computer\n".write(to: config.appendingPathComponent("hark/hark.yaml"), atomically: true, encoding: .utf8)
+        let computer = try CommandLineTests.hark(add + ["computer relax"], environment: empty)
+        #expect(computer.status == 65)
+        #expect(computer.errors.contains("contains the wake phrase \"computer\""))
+        #expect(try CommandLineTests.hark(add + ["jarvis relax"], environment: empty).status == 0)
+    }
+
     @Test func addListEditDeleteAndRefusals() throws {
         let database = try temporaryDirectory().appendingPathComponent("shortcuts.sqlite")
         let added = try Self.hark(["shortcuts", "add", "soup time", "--apps", "apps", "--intent", "soup.OrderSoup",

@@ -20,7 +20,8 @@ import Testing
     @Test func refusals() {
         #expect(Self.check.refusals("  ") == [.empty])
         #expect(Self.check.refusals("order (soup)") == [.notWords("(soup)")])
-        #expect(Self.check.refusals("hey jarvis lights") == [.containsWakePhrase("hey jarvis")])
+        #expect(Self.check.refusals("hey jarvis lights") == [.containsWakePhrase("jarvis")])
+        #expect(Self.check.refusals("jarvis relax") == [.containsWakePhrase("jarvis")])
         #expect(Self.check.refusals("never mind") == [.builtInCommand("never mind")])
         #expect(Self.check.refusals("any suggestions") == [.builtInCommand("any suggestions")])
         #expect(Self.check.refusals("stop the music") == [.commandeers("stop")])
