@@ -93,6 +93,13 @@ public struct DialogueEngine: Sendable {
     static let noPIN = "That needs your spoken PIN, and none is set yet. Set one on this machine with: hark pin set."
     static let wrongPIN = "That PIN isn't right. Try once more."
     static let wrongPINAgain = "Sorry, that PIN isn't right, so I won't go ahead."
+    static let pinUnavailable = "Sorry, I can't check your PIN right now, so I won't go ahead."
+    /// After too many wrong PINs in a row; says how long to wait, in words a listener can use.
+    static func lockedOut(seconds: Int) -> String {
+        let wait = seconds < 90 ? "\(max(seconds, 1)) seconds"
+            : seconds < 5_400 ? "\((seconds + 59) / 60) minutes" : "\((seconds + 3_599) / 3_600) hours"
+        return "Too many wrong PINs, so I won't go ahead. Try again in \(wait)."
+    }
     static let noSuggestions = "I don't have any suggestions yet."
 
     public private(set) var catalog: AppCatalog
@@ -637,12 +644,18 @@ public struct DialogueEngine: Sendable {
 
         case .pin:
             guard tag == TurnGrammar.Tag.pin else { return notAccepted(silence: false) }
-            if await authenticator.verify(TurnGrammar.pinDigits(interpretation)) {
+            switch await authenticator.check(TurnGrammar.pinDigits(interpretation)) {
+            case .accepted:
                 pending.authenticated = true
                 return await advance(pending)
+            case .lockedOut(let seconds):
+                return end(Self.lockedOut(seconds: seconds), pending: pending)
+            case .unavailable:
+                return end(Self.pinUnavailable, pending: pending)
+            case .wrong:
+                guard case .asking(_, _, let attempts) = state, attempts == 0 else { return end(Self.wrongPINAgain, pending: pending) }
+                return reask(question, pending: pending, preface: nil, speech: Self.wrongPIN)
             }
-            guard case .asking(_, _, let attempts) = state, attempts == 0 else { return end(Self.wrongPINAgain, pending: pending) }
-            return reask(question, pending: pending, preface: nil, speech: Self.wrongPIN)
         }
     }
 

@@ -4,14 +4,22 @@ public import HarkDialogue
 
 /// The owner's spoken PIN, kept as a salted PBKDF2-HMAC-SHA256 hash in a
 /// file only the owner can read ($XDG_CONFIG_HOME/hark/pin by default).
+///
+/// Wrong PINs are counted in a second file beside it (`pin.attempts`: the count and the end of
+/// any lockout, see `PINLockout`), so the limit survives restarts; a right PIN clears it.
 public struct PINFile: PINAuthenticator {
     public let url: URL
+    /// The moment a check happens (a parameter for tests).
+    public var now: @Sendable () -> Date = { Date() }
     static let iterations = 50_000
     static let format = "pbkdf2-sha256"
 
     public init(url: URL = HarkPaths.configDirectory().appendingPathComponent("pin")) {
         self.url = url
     }
+
+    /// Where wrong PINs are counted.
+    public var attemptsURL: URL { url.appendingPathExtension("attempts") }
 
     public struct PINError: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -21,12 +29,87 @@ public struct PINFile: PINAuthenticator {
         FileManager.default.fileExists(atPath: url.path)
     }
 
-    public func verify(_ digits: String) async -> Bool {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return false }
+    public func check(_ digits: String) async -> PINCheck {
+        let moment = now()
+        var lockout: PINLockout
+        do {
+            lockout = try readLockout()
+        } catch {
+            return .unavailable(error.description)
+        }
+        if let seconds = lockout.secondsLeft(at: moment) { return .lockedOut(seconds: seconds) }
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            return .unavailable("cannot read \(url.path): \(error.localizedDescription)")
+        }
         let fields = text.split(separator: " ").map(String.init)
         guard fields.count == 4, fields[0] == Self.format, let iterations = Int(fields[1]),
-              let salt = Data(hex: fields[2]) else { return false }
-        return Self.derive(digits, salt: salt, iterations: iterations).hex == fields[3].trimmingCharacters(in: .whitespacesAndNewlines)
+              let salt = Data(hex: fields[2]), let stored = Data(hex: fields[3].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return .unavailable("\(url.path) is not a PIN file written by hark pin set")
+        }
+        do {
+            if Self.equalInConstantTime(Self.derive(digits, salt: salt, iterations: iterations), stored) {
+                if lockout.failures > 0 { try writeLockout(PINLockout()) }
+                return .accepted
+            }
+            let started = lockout.recordFailure(at: moment)
+            try writeLockout(lockout)
+            return started.map { .lockedOut(seconds: $0) } ?? .wrong
+        } catch {
+            // A wrong PIN that cannot be counted must not be allowed again and again.
+            return .unavailable(error.description)
+        }
+    }
+
+    /// Compares every byte whatever the first difference, so the time taken says nothing of
+    /// how much of a guess was right.
+    static func equalInConstantTime(_ left: Data, _ right: Data) -> Bool {
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(left, right) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    /// The count of wrong PINs so far ("FAILURES LOCKED-UNTIL-EPOCH-SECONDS"); none when the file is absent.
+    public func readLockout() throws(PINError) -> PINLockout {
+        guard FileManager.default.fileExists(atPath: attemptsURL.path) else { return PINLockout() }
+        let text: String
+        do {
+            text = try String(contentsOf: attemptsURL, encoding: .utf8)
+        } catch {
+            throw PINError(description: "cannot read \(attemptsURL.path): \(error.localizedDescription)")
+        }
+        let fields = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard fields.count == 2, let failures = Int(fields[0]), failures >= 0, let until = Double(fields[1]) else {
+            throw PINError(description: "\(attemptsURL.path) is damaged; remove it with hark pin clear and set the PIN again")
+        }
+        return PINLockout(failures: failures, lockedUntil: until > 0 ? Date(timeIntervalSince1970: until) : nil)
+    }
+
+    func writeLockout(_ lockout: PINLockout) throws(PINError) {
+        let line = "\(lockout.failures) \(lockout.lockedUntil?.timeIntervalSince1970 ?? 0)\n"
+        try replace(attemptsURL, with: line)
+    }
+
+    /// Writes `text` to `file` through a temporary file renamed over it, readable by the owner only.
+    private func replace(_ file: URL, with text: String) throws(PINError) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw PINError(description: "cannot make \(file.deletingLastPathComponent().path): \(error.localizedDescription)")
+        }
+        let temporary = file.appendingPathExtension("new")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw PINError(description: "cannot write \(temporary.path)")
+        }
+        // Replace in one step, so a crash never leaves half a file.
+        guard rename(temporary.path, file.path) == 0 else {
+            throw PINError(description: "cannot replace \(file.path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Stores a new PIN: four to eight digits.
@@ -37,32 +120,23 @@ public struct PINFile: PINAuthenticator {
         var salt = Data(count: 16)
         for index in salt.indices { salt[index] = UInt8.random(in: 0...255) }
         let line = "\(Self.format) \(Self.iterations) \(salt.hex) \(Self.derive(digits, salt: salt, iterations: Self.iterations).hex)\n"
+        try replace(url, with: line)
+        // A new PIN starts with a clean count: the owner, at the machine, set it.
+        try removeIfPresent(attemptsURL)
+    }
+
+    private func removeIfPresent(_ file: URL) throws(PINError) {
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            let temporary = url.appendingPathExtension("new")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: Data(line.utf8),
-                                                 attributes: [.posixPermissions: 0o600]) else {
-                throw PINError(description: "cannot write \(temporary.path)")
-            }
-            // Replace in one step, so a crash never leaves half a PIN.
-            guard rename(temporary.path, url.path) == 0 else {
-                throw PINError(description: "cannot replace \(url.path): \(String(cString: strerror(errno)))")
-            }
-        } catch let error as PINError {
-            throw error
+            try FileManager.default.removeItem(at: file)
         } catch {
-            throw PINError(description: "cannot write \(url.path): \(error.localizedDescription)")
+            throw PINError(description: "cannot remove \(file.path): \(error.localizedDescription)")
         }
     }
 
     public func clear() throws(PINError) {
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch {
-            throw PINError(description: "cannot remove \(url.path): \(error.localizedDescription)")
-        }
+        try removeIfPresent(url)
+        try removeIfPresent(attemptsURL)
     }
 
     /// PBKDF2 with HMAC-SHA256, one 32-byte block (RFC 8018).

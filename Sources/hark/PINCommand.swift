@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkDialogue
 import HarkRuntime
 
 /// `hark pin`: the owner's spoken PIN, asked before orders.
@@ -10,10 +11,12 @@ struct PIN: AsyncParsableCommand {
         discussion: """
         Intents with a financial impact (the order category) are confirmed and then authenticated:
         Hark asks for the PIN and the owner says it digit by digit. The PIN is stored hashed in
-        $XDG_CONFIG_HOME/hark/pin (~/.config/hark/pin), readable only by its owner.
+        $XDG_CONFIG_HOME/hark/pin (~/.config/hark/pin), readable only by its owner. After three wrong \
+        PINs in a row none is checked for 30 seconds, then twice as long after each further wrong one \
+        (up to a day), restarts included; setting or clearing the PIN clears the count.
 
-            hark pin set        (reads 4 to 8 digits from standard input)
-            hark pin status
+            hark pin set        (reads 4 to 8 digits from standard input; from a terminal, unseen)
+            hark pin status     (also says how many wrong PINs were said in a row)
             hark pin clear
         """)
 
@@ -33,8 +36,7 @@ struct PIN: AsyncParsableCommand {
         let store = file.map { PINFile(url: URL(fileURLWithPath: $0)) } ?? PINFile()
         switch action {
         case "set":
-            if isatty(STDIN_FILENO) == 1 { print("New PIN (4 to 8 digits): ", terminator: ""); fflush(nil) }
-            guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+            guard let line = try Self.readPIN()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
                 throw ValidationError("no PIN given on standard input")
             }
             do {
@@ -53,6 +55,37 @@ struct PIN: AsyncParsableCommand {
             print("PIN removed.")
         default:
             print(await store.isSet() ? "A PIN is set (\(store.url.path))." : "No PIN is set; orders will say how to set one.")
+            let lockout: PINLockout
+            switch Result(catching: { () throws(PINFile.PINError) in try store.readLockout() }) {
+            case .success(let found): lockout = found
+            case .failure(let error):
+                printError("hark: \(error.description)")
+                throw ExitCode(ExitStatus.dataError)
+            }
+            if lockout.failures > 0 { print("\(lockout.failures) wrong PIN(s) in a row since the last right one.") }
+            if let seconds = lockout.secondsLeft(at: Date()) { print("No PIN is checked for another \(seconds) s.") }
         }
+    }
+
+    /// A line from standard input; from a terminal, with a prompt and without echoing the digits.
+    static func readPIN() throws -> String? {
+        guard isatty(STDIN_FILENO) == 1 else { return readLine() }
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else {
+            throw ValidationError("cannot read the terminal's settings to hide the PIN: \(String(cString: strerror(errno)))")
+        }
+        var hidden = original
+        hidden.c_lflag &= ~tcflag_t(ECHO)
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden) == 0 else {
+            throw ValidationError("cannot hide the PIN as it is typed: \(String(cString: strerror(errno)))")
+        }
+        print("New PIN (4 to 8 digits, not shown): ", terminator: "")
+        fflush(nil)
+        let line = readLine()
+        print("")
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) == 0 else {
+            throw ValidationError("cannot restore the terminal's echo: \(String(cString: strerror(errno)))")
+        }
+        return line
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HarkDialogue
 import HarkAudio
 import HarkRuntime
 import HarkTestSupport
