@@ -26,6 +26,8 @@ public struct AssistantConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
     /// The shortcuts database (personal shortcuts, donations, automations); nil for none.
     public var database: URL?
+    /// Whether handled requests are donated to the owner's history (see `StoredShortcuts.donates`).
+    public var donates = true
 
     public init(appsDirectory: URL, modelsDirectory: URL?, recognizer: RecognizerConfiguration = .init(),
                 voice: VoiceSettings = .init(), inProcessHandlers: [String: any IntentHandler] = [:],
@@ -101,7 +103,9 @@ public final class Assistant: Sendable {
         let problems = await engine.refreshDynamicOptions()
         if let store {
             engine.setPersonalShortcuts(try store.shortcuts())
-            engine.shortcutsService = StoredShortcuts(store: store, catalog: engine.catalog)
+            var shortcuts = StoredShortcuts(store: store, catalog: engine.catalog)
+            shortcuts.donates = configuration.donates
+            engine.shortcutsService = shortcuts
         }
         return (engine, store, problems)
     }

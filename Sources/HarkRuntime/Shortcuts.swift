@@ -11,6 +11,10 @@ public struct StoredShortcuts: ShortcutsService {
     public var ranker: SuggestionRanker
     /// Where a database problem is reported; it never stops a conversation.
     public var report: @Sendable (String) -> Void
+    /// Whether what was done is recorded in the owner's history. The live device and `chat` do;
+    /// `run` and `bench`, which replay recordings, do not unless asked: a thousand benchmark
+    /// requests would otherwise decide what Hark suggests.
+    public var donates = true
 
     public init(store: ShortcutStore, catalog: AppCatalog, ranker: SuggestionRanker = SuggestionRanker(),
                 report: @escaping @Sendable (String) -> Void = StoredShortcuts.warn) {
@@ -34,6 +38,7 @@ public struct StoredShortcuts: ShortcutsService {
     }
 
     public func donate(_ handled: HandledIntent, at date: Date) async {
+        guard donates else { return }
         let request = handled.request
         do {
             try store.donate(Donation(app: request.app, intent: request.intent, values: request.values, date: date,

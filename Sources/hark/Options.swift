@@ -81,9 +81,10 @@ struct RecognizerOptions: ParsableArguments {
 /// Starts the assistant the way every command that answers requests does.
 /// The person's shortcuts come from $HARK_DATABASE or the default database, unless `database` is nil.
 func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings(),
-                    database: URL? = HarkPaths.shortcutsDatabase()) async throws -> Assistant {
+                    database: URL? = HarkPaths.shortcutsDatabase(), donates: Bool = true) async throws -> Assistant {
     var configuration = try assistantConfiguration(apps: apps, recognizer: recognizer, voice: voice)
     configuration.database = database
+    configuration.donates = donates
     return try await Assistant.start(configuration)
 }
 

@@ -27,6 +27,9 @@ struct Run: AsyncParsableCommand {
                                valueName: "path"))
     var replyOut: String?
 
+    @Flag(help: "Record what was done in the owner's history (donations, which suggestions learn from), as the device does. Off: replayed recordings are not the owner's habits.")
+    var donate = false
+
     @Flag(help: "Print one JSON object per recording (keys: text, intent, app, slots, reply, confidence, rejected, timings).")
     var json = false
 
@@ -40,7 +43,7 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         let assistant: Assistant
         do {
-            assistant = try await startAssistant(apps: apps, recognizer: recognizer, voice: voice.settings)
+            assistant = try await startAssistant(apps: apps, recognizer: recognizer, voice: voice.settings, donates: donate)
         } catch let error as ValidationError {
             throw error
         } catch {

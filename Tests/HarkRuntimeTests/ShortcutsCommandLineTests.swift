@@ -59,6 +59,20 @@ import Testing
         #expect(try ShortcutStore(url: database).shortcuts().map(\.phrase) == ["tell me the time of day zorblax"])
     }
 
+    @Test func replayedRecordingsAreNotTheOwnersHabitsUnlessAsked() throws {
+        let folder = try temporaryDirectory()
+        let database = folder.appendingPathComponent("shortcuts.sqlite")
+        let run = ["run", "audio-fixtures/home-en/turn_on_the_garage_light.wav", "--apps", "apps",
+                   "--reply-out", folder.appendingPathComponent("reply.wav").path]
+        let replayed = try CommandLineTests.hark(run, environment: ["HARK_DATABASE": database.path])
+        #expect(replayed.status == 0, "\(replayed.errors)")
+        #expect(replayed.output.contains("ChangeLightState"))
+        #expect(try ShortcutStore(url: database).donations().isEmpty)
+        let donated = try CommandLineTests.hark(run + ["--donate"], environment: ["HARK_DATABASE": database.path])
+        #expect(donated.status == 0, "\(donated.errors)")
+        #expect(try ShortcutStore(url: database).donations().map(\.intent) == ["ChangeLightState"])
+    }
+
     @Test func donationsSuggestionsAndAutomations() throws {
         let database = try temporaryDirectory().appendingPathComponent("shortcuts.sqlite")
         let store = try ShortcutStore(url: database)
