@@ -108,6 +108,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         return figures
     }
 
+    static let labelWidth = 42
+
     public func summary() -> String {
         var lines: [String] = []
         let conditions = Array(Set(positives.map(\.condition))).sorted()
@@ -117,18 +119,25 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
                 return String(format: "%4d/%-4d %5.1f%%", missed, total, total > 0 ? 100 * Double(missed) / Double(total) : 0)
             }.joined(separator: "  ") + String(format: "  %5d  %7.2f", point.falseAlarms, point.falseAlarmsPer10Hours)
         }
-        let header = "                                     " + conditions.map { $0.padding(toLength: 17, withPad: " ", startingAt: 0) }.joined(separator: " ")
+        /// "+3.50", or "none" when no threshold keeps the false alarms within the bound.
+        func odds(_ value: Double) -> String { value <= -1e8 ? " none" : String(format: "%+.2f", value) }
+        let header = String(repeating: " ", count: Self.labelWidth + 2) + conditions.map { $0.padding(toLength: 17, withPad: " ", startingAt: 0) }.joined(separator: " ")
             + " false alarms  per 10 h"
         for phrase in figures {
             lines.append(String(format: "\"%@\": test negatives %.2f h (tune %.2f h); never proposed: %@", WakeWordBenchmark.words(phrase.phrase),
                                 phrase.testHours, phrase.tuneHours,
                                 conditions.map { "\($0) \(phrase.neverProposed[$0] ?? 0)" }.joined(separator: ", ")))
             lines.append(header)
-            lines.append(String(format: "  Hark, sensitivity %.2f (odds %+.2f)     ", sensitivity, threshold) + cells(phrase.atSetting))
-            lines.append(String(format: "  Hark, chosen on tune (odds %+.2f)      ", phrase.chosenOnTune.threshold) + cells(phrase.chosenOnTune))
-            lines.append(String(format: "  Hark, best at <=1/10 h (odds %+.2f)    ", phrase.bestAtOnePer10Hours.threshold) + cells(phrase.bestAtOnePer10Hours))
-            lines.append("  plain keyword search, threshold 1    " + cells(phrase.baselineDefault))
-            lines.append(String(format: "  plain, best at <=1/10 h (1e%+.1f)      ", phrase.baselineBestAtOnePer10Hours.threshold) + cells(phrase.baselineBestAtOnePer10Hours))
+            let rows: [(String, Point)] = [
+                (String(format: "Hark, sensitivity %.2f (odds %@)", sensitivity, odds(threshold)), phrase.atSetting),
+                ("Hark, chosen on tune (odds \(odds(phrase.chosenOnTune.threshold)))", phrase.chosenOnTune),
+                ("Hark, best at <=1/10 h (odds \(odds(phrase.bestAtOnePer10Hours.threshold)))", phrase.bestAtOnePer10Hours),
+                ("plain keyword search, threshold 1", phrase.baselineDefault),
+                ("plain, best at <=1/10 h (1e\(odds(phrase.baselineBestAtOnePer10Hours.threshold)))", phrase.baselineBestAtOnePer10Hours),
+            ]
+            for (label, point) in rows {
+                lines.append("  " + label.padding(toLength: Self.labelWidth, withPad: " ", startingAt: 0) + cells(point))
+            }
             lines.append("")
         }
         lines.append(String(format: "CPU per audio second, listening for \"%@\": %.4f on speech, %.4f on quiet noise (one core)",
