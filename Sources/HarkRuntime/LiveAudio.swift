@@ -137,12 +137,45 @@ public final class CaptureSource: LiveAudioSource {
         if let device { return device }
         let spec = self.spec
         let report = self.report
-        let opened = try await retry.run({ () throws(AudioError) in try CaptureDevice(spec) }, onFailure: { failure in
-            let next = failure.nextDelay.map { String(format: "trying again in %.2g s", $0) } ?? "giving up"
-            report("cannot open the microphone (attempt \(failure.attempt)): \(failure.error.message); \(next)")
-        })
+        // A device that was never there is a mistake in the settings, not an outage: say so at
+        // start, with the devices there are, instead of trying for ever. One that opened before
+        // and went away, or is busy, is waited for.
+        var retry = self.retry
+        let everOpened = hasOpened
+        let isRetryable = retry.isRetryable
+        retry.isRetryable = { error in isRetryable(error) && (everOpened || !Self.isUnknownDevice(error)) }
+        let opened: CaptureDevice
+        do {
+            opened = try await retry.run({ () throws(AudioError) in try CaptureDevice(spec) }, onFailure: { failure in
+                let next = failure.nextDelay.map { String(format: "trying again in %.2g s", $0) } ?? "giving up"
+                report("cannot open the microphone (attempt \(failure.attempt)): \(failure.error.message); \(next)")
+            })
+        } catch let error as AudioError where !everOpened && Self.isUnknownDevice(error) {
+            throw AudioError(.device, "\(error.message). \(Self.captureDevicesList())", underlying: error.underlying)
+        }
         device = opened
+        hasOpened = true
         return opened
+    }
+
+    /// Whether the device has been opened once: from then on its failures are outages.
+    private var hasOpened = false
+
+    /// ALSA's answer for a name it has no device for ("Unknown PCM nosuch", no such card).
+    static func isUnknownDevice(_ error: AudioError) -> Bool {
+        guard let code = error.underlying else { return false }
+        return code == -ENOENT || code == -ENODEV || code == -ENXIO
+    }
+
+    /// "Capture devices here: default, hw:CARD=…; `hark devices` describes them."
+    static func captureDevicesList() -> String {
+        do {
+            let names = try AudioDevices.captureDevices().map(\.name)
+            return names.isEmpty ? "This machine has no capture devices; `hark devices` says what ALSA sees."
+                : "Capture devices here: \(names.joined(separator: ", ")); `hark devices` describes them."
+        } catch {
+            return "Listing the capture devices failed too: \(error.message)"
+        }
     }
 
     /// Overruns recovered on the device open now.

@@ -66,6 +66,17 @@ import Testing
         #expect(outcome.errors.contains("sensitivity must be between 0 and 1"))
     }
 
+    @Test func aCaptureDeviceThatNeverExistedEndsAtOnceNamingTheOnesThatDo() throws {
+        let started = Date()
+        let outcome = try CommandLineTests.hark(["listen", "--input-device", "nosuch", "--apps", "apps",
+                                                 "--config", try Self.emptyConfig()])
+        #expect(outcome.status == 66)
+        #expect(outcome.errors.contains("Unknown PCM nosuch"))
+        // ALSA's null plugin is always there.
+        #expect(outcome.errors.contains("Capture devices here: ") && outcome.errors.contains("null"))
+        #expect(Date().timeIntervalSince(started) < 30, "it retried instead of ending")
+    }
+
     @Test func aWakeWordTheDictionaryLacksIsListenedForAsEspeakSaysIt() throws {
         let outcome = try CommandLineTests.hark(["listen", "--input", "audio-fixtures/wake/no_wake.wav", "--apps", "apps",
                                                  "--config", try Self.emptyConfig(), "--wake-phrase", "hey chatterbox"])
