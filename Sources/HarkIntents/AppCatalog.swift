@@ -18,6 +18,18 @@ public struct AppCatalog: Sendable {
     /// Loads every app, reporting the problems of all of them at once:
     /// each manifest's own, then clashes between apps.
     public static func load(from directory: URL, wakePhrase: String = defaultWakePhrase) throws(ManifestError) -> AppCatalog {
+        let (catalog, refused) = try loadGoodApps(from: directory, wakePhrase: wakePhrase)
+        if !refused.isEmpty { throw ManifestError(problems: refused) }
+        return catalog
+    }
+
+    /// Loads every app that is well made and leaves out the others, returning their problems:
+    /// what a running device does, so that one bad app.yaml does not silence every other app.
+    /// An app with a problem of its own is left out; then, while apps clash, the app each clash
+    /// is reported against is left out too. Throws only when no app is left (or the folder
+    /// cannot be read).
+    public static func loadGoodApps(from directory: URL, wakePhrase: String = defaultWakePhrase)
+        throws(ManifestError) -> (catalog: AppCatalog, refused: [ManifestError.Problem]) {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -55,11 +67,19 @@ public struct AppCatalog: Sendable {
                 problems.append(.init(file: file.path, line: nil, reason: "cannot read: \(error.localizedDescription)"))
             }
         }
-        if !problems.isEmpty { throw ManifestError(problems: problems) }
-        let catalog = AppCatalog(apps: apps)
-        let clashes = catalog.clashes(wakePhrase: wakePhrase)
-        if !clashes.isEmpty { throw ManifestError(problems: clashes) }
-        return catalog
+        var catalog = AppCatalog(apps: apps)
+        while true {
+            let clashes = catalog.clashes(wakePhrase: wakePhrase)
+            guard !clashes.isEmpty else { break }
+            problems += clashes
+            let blamed = Set(clashes.map(\.file))
+            let kept = catalog.apps.filter { !blamed.contains($0.file) }
+            // A clash that names no app's file cannot be settled by leaving one out.
+            guard kept.count < catalog.apps.count else { throw ManifestError(problems: problems) }
+            catalog = AppCatalog(apps: kept)
+        }
+        guard !catalog.apps.isEmpty else { throw ManifestError(problems: problems) }
+        return (catalog, problems)
     }
 
     /// Parses one manifest from text: for tests and tools that hold YAML in memory.

@@ -96,11 +96,12 @@ public final class Assistant: Sendable {
 
     /// The engine, with the person's shortcuts and donations from the database when one is configured.
     static func prepareDialogue(_ configuration: AssistantConfiguration) async throws -> (DialogueEngine, ShortcutStore?, [String]) {
-        let catalog = try AppCatalog.load(from: configuration.appsDirectory, wakePhrase: configuration.wakePhrase)
+        // One bad app.yaml must not silence the others: it is left out and reported.
+        let (catalog, refused) = try AppCatalog.loadGoodApps(from: configuration.appsDirectory, wakePhrase: configuration.wakePhrase)
         let store = try configuration.database.map { url throws(StoreError) in try ShortcutStore(url: url) }
         var engine = DialogueEngine(catalog: catalog, handlers: handlers(for: catalog, configuration, store: store),
                                     authenticator: configuration.authenticator, clock: configuration.clock)
-        let problems = await engine.refreshDynamicOptions()
+        let problems = refused.map { "app left out: \($0)" } + (await engine.refreshDynamicOptions())
         if let store {
             engine.setPersonalShortcuts(try store.shortcuts())
             var shortcuts = StoredShortcuts(store: store, catalog: engine.catalog)

@@ -66,6 +66,7 @@ struct Bench: AsyncParsableCommand {
             // A benchmark measures the apps' grammar alone, and what it decodes is not something the person did.
             configuration.database = nil
             let assistant = try await Assistant.start(configuration)
+            for problem in assistant.startupProblems { printError("hark: warning: \(problem)") }
             let bar = ProgressBar(label: "decoding")
             let benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold,
                                       baseline: baseline)

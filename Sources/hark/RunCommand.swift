@@ -49,6 +49,7 @@ struct Run: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
+        for problem in assistant.startupProblems { printError("hark: warning: \(problem)") }
         let player = ReplyPlayer(replyOut: replyOut, several: recordings.count > 1)
         var failures = 0
         for path in recordings {

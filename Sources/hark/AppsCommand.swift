@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import HarkIntents
+import HarkRuntime
+
+/// `hark apps check`: validates a folder of apps as an app author or CI would.
+struct Apps: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "Check a folder of apps for problems.",
+        discussion: """
+        hark apps check [--apps DIR] reads every app.yaml in the folder (or the one app's folder) and \
+        reports each problem with its file and line: a manifest's own (unknown keys, parameters, \
+        phrases) and clashes between apps (a name or a phrase two apps share, a phrase that contains \
+        the wake phrase of the settings file or is one of Hark's own commands). It exits 65 when \
+        there is any. A running Hark leaves such apps out, says so in its log, and serves the others.
+        """)
+
+    @Argument(help: ArgumentHelp("check", valueName: "action"))
+    var action: String
+
+    @OptionGroup var apps: AppsOptions
+
+    func validate() throws {
+        guard action == "check" else { throw ValidationError("unknown action \"\(action)\"; use check") }
+    }
+
+    func run() throws {
+        let directory = try apps.appsDirectory()
+        let wakePhrase: String
+        do {
+            wakePhrase = try HarkConfigFile.load().live.wakePhrase
+        } catch {
+            throw fail(error)
+        }
+        do {
+            let catalog = try AppCatalog.load(from: directory, wakePhrase: wakePhrase)
+            let names = catalog.apps.map { "\($0.identifier) (\($0.name))" }
+            print("\(catalog.apps.count) app\(catalog.apps.count == 1 ? "" : "s") in \(directory.path), no problems: \(names.joined(separator: ", "))")
+        } catch {
+            for problem in error.problems { print(problem.description) }
+            printError("hark: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(directory.path)")
+            throw ExitCode(ExitStatus.dataError)
+        }
+    }
+}
