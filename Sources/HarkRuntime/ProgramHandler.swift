@@ -16,6 +16,12 @@ public import HarkShortcuts
 /// program that crashes, hangs past its timeout or writes something that is not
 /// a reply is stopped; the person hears a specific error and the next request
 /// starts it again.
+///
+/// Replies are matched to requests by `id`: a reply to another request (one that came twice,
+/// or too late) is dropped with a log entry instead of answering the next request. The program
+/// runs in a process group of its own, so stopping it stops whatever it started:
+/// SIGTERM, then SIGKILL if it is still there a second later, and it is reaped; programs still
+/// running when Hark exits are stopped the same way.
 public actor ProgramHandler: IntentHandler {
     public let appName: String
     public let command: [String]
@@ -25,12 +31,14 @@ public actor ProgramHandler: IntentHandler {
     /// Called with the donations a reply asks to delete, always scoped to this app.
     private let deleteDonations: (@Sendable ([DonationFilter]) async -> Void)?
     private let appIdentifier: String
+    /// Where dropped replies are reported.
+    private let report: @Sendable (String) -> Void
 
     private var process: Process?
     private var input: FileHandle?
     private var errorTail = ErrorTail()
     private var nextID = 0
-    private var waiting: (id: Int, continuation: CheckedContinuation<String?, Never>)?
+    private var waiting: (id: Int, continuation: CheckedContinuation<Line, Never>)?
     private var buffered: [String] = []
     private var ended = false
 
@@ -38,7 +46,9 @@ public actor ProgramHandler: IntentHandler {
     static let cleanPath = "/usr/local/bin:/usr/bin:/bin"
 
     public init(app: AppManifest, command: [String], timeoutSeconds: Double, dataDirectory: URL,
-                deleteDonations: (@Sendable ([DonationFilter]) async -> Void)? = nil) {
+                deleteDonations: (@Sendable ([DonationFilter]) async -> Void)? = nil,
+                report: @escaping @Sendable (String) -> Void = StoredShortcuts.warn) {
+        self.report = report
         self.appName = app.name
         self.appIdentifier = app.identifier
         self.deleteDonations = deleteDonations
@@ -91,11 +101,11 @@ public actor ProgramHandler: IntentHandler {
         try response(try await exchange(phase: "handle", request))
     }
 
-    /// Stops the program (it is started again by the next request).
+    /// Stops the program and everything it started (it is started again by the next request).
     public func stop() {
         guard let process else { return }
-        if process.isRunning { process.terminate() }
         try? input?.close()
+        ChildProcesses.stop(process)
         self.process = nil
         self.input = nil
     }
@@ -124,18 +134,37 @@ public actor ProgramHandler: IntentHandler {
             throw HandlerError(spoken: "Sorry, \(appName) stopped working.", detail: detail)
         }
 
-        guard let text = await nextLine(id: id) else {
-            let status = process.map { $0.isRunning ? "still running" : "exit status \($0.terminationStatus)" } ?? "not running"
-            let timedOut = process?.isRunning ?? false
-            let detail = "\(command.joined(separator: " ")): \(timedOut ? "no reply within \(timeout)" : "ended") (\(status))" +
-                errorTail.summary
-            stop()
-            throw HandlerError(spoken: timedOut ? "Sorry, \(appName) didn't answer in time." : "Sorry, \(appName) stopped working.",
-                               detail: detail)
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let reply = object as? [String: Any] else {
-            stop()
-            throw unreadable("not a JSON object: \(text.prefix(200))")
+        let reply: [String: Any]
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            switch await nextLine(id: id, until: deadline) {
+            case .line(let text):
+                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let parsed = object as? [String: Any] else {
+                    stop()
+                    throw unreadable("not a JSON object: \(text.prefix(200))")
+                }
+                // Another request's reply (sent twice, or too late) must not answer this one.
+                guard (parsed["id"] as? NSNumber)?.intValue == id else {
+                    report("\(command.joined(separator: " ")): dropped a reply for request \(parsed["id"].map { "\($0)" } ?? "(no id)") while waiting for \(id): \(text.prefix(200))")
+                    continue
+                }
+                reply = parsed
+            case .ended:
+                // The program closed its output: it crashed or quit. Reap it for its status.
+                let status = process.map { process -> String in
+                    process.waitUntilExit()
+                    return process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)"
+                        : "exit status \(process.terminationStatus)"
+                } ?? "not running"
+                let detail = "\(command.joined(separator: " ")): ended (\(status))" + errorTail.summary
+                stop()
+                throw HandlerError(spoken: "Sorry, \(appName) stopped working.", detail: detail)
+            case .timedOut:
+                let detail = "\(command.joined(separator: " ")): no reply within \(timeout) (still running; stopped)" + errorTail.summary
+                stop()
+                throw HandlerError(spoken: "Sorry, \(appName) didn't answer in time.", detail: detail)
+            }
+            break
         }
         if let deletions = reply["deleteDonations"] {
             await deleteDonations?(try donationFilters(deletions))
@@ -192,6 +221,8 @@ public actor ProgramHandler: IntentHandler {
                                detail: "\(command.first ?? "(no command)") not found in \(folder.path) or on PATH")
         }
         let process = Process()
+        // Foundation starts the program as the leader of a process group of its own (checked by
+        // ChildProcesses.started), so stopping the group reaches whatever it started too.
         process.executableURL = executable
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = folder
@@ -206,6 +237,7 @@ public actor ProgramHandler: IntentHandler {
             throw HandlerError(spoken: "Sorry, \(appName)'s handler wouldn't start.", detail: "\(executable.path): \(error)")
         }
         self.process = process
+        ChildProcesses.started(process)
         self.input = stdin.fileHandleForWriting
         buffered = []
         ended = false
@@ -221,14 +253,22 @@ public actor ProgramHandler: IntentHandler {
         }
     }
 
-    private func nextLine(id: Int) async -> String? {
-        if !buffered.isEmpty { return buffered.removeFirst() }
-        if ended { return nil }
+    /// What waiting for the program's next line brought.
+    enum Line {
+        case line(String)
+        /// Its output closed: it ended.
+        case ended
+        case timedOut
+    }
+
+    private func nextLine(id: Int, until deadline: ContinuousClock.Instant) async -> Line {
+        if !buffered.isEmpty { return .line(buffered.removeFirst()) }
+        if ended { return .ended }
+        guard deadline > .now else { return .timedOut }
         return await withCheckedContinuation { continuation in
             waiting = (id, continuation)
-            let limit = timeout
             Task { [weak self] in
-                try? await Task.sleep(for: limit)
+                try? await Task.sleep(until: deadline)
                 await self?.expire(id: id)
             }
         }
@@ -237,13 +277,13 @@ public actor ProgramHandler: IntentHandler {
     private func deliver(_ line: String?) {
         guard let line else {
             ended = true
-            if let waiting { self.waiting = nil; waiting.continuation.resume(returning: nil) }
+            if let waiting { self.waiting = nil; waiting.continuation.resume(returning: .ended) }
             return
         }
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         if let waiting {
             self.waiting = nil
-            waiting.continuation.resume(returning: line)
+            waiting.continuation.resume(returning: .line(line))
         } else {
             buffered.append(line)
         }
@@ -252,7 +292,7 @@ public actor ProgramHandler: IntentHandler {
     private func expire(id: Int) {
         guard let waiting, waiting.id == id else { return }
         self.waiting = nil
-        waiting.continuation.resume(returning: nil)
+        waiting.continuation.resume(returning: .timedOut)
     }
 
     private func noteError(_ line: String) {

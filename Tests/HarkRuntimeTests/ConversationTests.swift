@@ -100,11 +100,57 @@ import Testing
         var (engine, _) = try await Self.engine("echo 'something broke' >&2\nexit 3")
         let reply = await engine.respond(to: .text("say hello"))
         #expect(reply.speech == "Parrot: Sorry, Parrot stopped working.")
-        // The log names the program; its exit status and stderr are included when they have arrived.
+        // The log names the program and its exit status: a crash, not a wait that ran out.
         #expect(reply.problem?.contains("./handler.sh") == true, "\(reply.problem ?? "")")
+        #expect(reply.problem?.contains("ended (exit status 3)") == true, "\(reply.problem ?? "")")
         #expect(!reply.expectsAnswer)
         // Hark goes on: the next request is heard (and fails the same way, the program being broken).
         #expect(await engine.respond(to: .text("what can i say")).speech.hasPrefix("You can say"))
+    }
+
+    @Test func aStrayReplyDoesNotAnswerTheNextRequest() async throws {
+        // Every request is answered twice: first as if it were request 999, then for real.
+        let script = """
+        while read -r line; do
+          id=$(printf '%s' "$line" | sed 's/.*"id":\\([0-9]*\\).*/\\1/')
+          printf '{"id": 999, "code": "failure"}\\n'
+          printf '{"id": %s, "code": "success", "values": {"word": "hello"}}\\n' "$id"
+        done
+        """
+        let (catalog, directory) = try Self.app(handler: script)
+        let dropped = Reports()
+        let handler = ProgramHandler(app: try #require(catalog.app("echo")), command: ["./handler.sh"], timeoutSeconds: 2,
+                                     dataDirectory: directory, report: { dropped.add($0) })
+        var engine = DialogueEngine(catalog: catalog, handlers: HandlerDirectory(["echo": handler]))
+        #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
+        #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
+        #expect(dropped.all.count == 2)
+        #expect(dropped.all.first?.contains("dropped a reply for request 999 while waiting for 1") == true, "\(dropped.all)")
+        await handler.stop()
+    }
+
+    @Test func aProgramThatIgnoresSIGTERMIsKilledWithWhatItStarted() async throws {
+        let script = """
+        trap '' TERM
+        echo $$ > "$HARK_APP_DIR/pid"
+        sleep 60 &
+        echo $! > "$HARK_APP_DIR/child"
+        while true; do sleep 1; done
+        """
+        var (engine, directory) = try await Self.engine(script, timeout: 0.5)
+        let reply = await engine.respond(to: .text("say hello"))
+        #expect(reply.speech == "Parrot: Sorry, Parrot didn't answer in time.")
+        for name in ["pid", "child"] {
+            let text = try String(contentsOf: directory.appendingPathComponent("echo/\(name)"), encoding: .utf8)
+            let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            // Gone: signal 0 finds no such process (the program is reaped; its child, orphaned, is reaped by init).
+            var gone = false
+            for _ in 0..<100 where !gone {
+                gone = kill(pid, 0) != 0 && errno == ESRCH
+                if !gone { usleep(20_000) }
+            }
+            #expect(gone, "the handler's \(name) \(pid) is still running")
+        }
     }
 
     @Test func aProgramThatHangs() async throws {
@@ -140,4 +186,13 @@ import Testing
         let reply = await engine.respond(to: .text("say hello"))
         #expect(reply.speech == "Parrot: Sorry, Parrot's handler isn't installed.")
     }
+}
+
+/// Lines reported from another task, kept for a test to read.
+final class Reports: @unchecked Sendable {
+    // @unchecked: `lines` is only touched under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }
