@@ -28,15 +28,28 @@ enum ChildProcesses {
     }
 
     /// SIGTERM to the program's group, SIGKILL after `graceSeconds` if it is still there, then
-    /// reaps it, so no process is left behind and none stays a zombie.
+    /// reaps it, so no process is left behind and none stays a zombie. The waiting happens on a
+    /// thread of its own: a second of waiting must not hold one of the few threads that run
+    /// every task (timers included) while the program takes its time.
     static func stop(_ process: Process) {
+        guard let target = forget(process) else { return }
+        reaper.async { terminate(process, target: target) }
+    }
+
+    /// Where stopped programs are waited for and reaped.
+    private static let reaper = DispatchQueue(label: "hark.handler-reaper")
+
+    /// Takes the process off the running list; the pid or group to signal, nil if there is none.
+    private static func forget(_ process: Process) -> Int32? {
         let pid = process.processIdentifier
         lock.lock()
         running[pid] = nil
         let group = leadsGroup.removeValue(forKey: pid) ?? false
         lock.unlock()
-        guard pid > 0 else { return }
-        let target = group ? -pid : pid
+        return pid > 0 ? (group ? -pid : pid) : nil
+    }
+
+    private static func terminate(_ process: Process, target: Int32) {
         signal(target, SIGTERM)
         let deadline = Date().addingTimeInterval(graceSeconds)
         while process.isRunning && Date() < deadline { usleep(10_000) }
@@ -53,10 +66,13 @@ enum ChildProcesses {
         }
     }
 
+    /// At exit: every program still running, stopped before Hark is gone (so here, not on the reaper).
     static func stopAll() {
         lock.lock()
         let processes = Array(running.values)
         lock.unlock()
-        for process in processes { stop(process) }
+        for process in processes {
+            if let target = forget(process) { terminate(process, target: target) }
+        }
     }
 }

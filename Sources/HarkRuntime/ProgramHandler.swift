@@ -41,6 +41,8 @@ public actor ProgramHandler: IntentHandler {
     private var waiting: (id: Int, continuation: CheckedContinuation<Line, Never>)?
     private var buffered: [String] = []
     private var ended = false
+    /// When the program's output closed.
+    private var endedAt: ContinuousClock.Instant?
 
     /// Directories searched for a bare program name, before Hark's own PATH.
     static let cleanPath = "/usr/local/bin:/usr/bin:/bin"
@@ -149,6 +151,12 @@ public actor ProgramHandler: IntentHandler {
                     continue
                 }
                 reply = parsed
+            case .ended where endedAt.map({ $0 > deadline }) ?? false:
+                // It ended, but only after its time was up (a hang that ran out on its own, or a
+                // timer that fired late on a busy machine): it did not answer in time.
+                let detail = "\(command.joined(separator: " ")): no reply within \(timeout) (ended later)" + errorTail.summary
+                stop()
+                throw HandlerError(spoken: "Sorry, \(appName) didn't answer in time.", detail: detail)
             case .ended:
                 // The program closed its output: it crashed or quit. Reap it for its status.
                 let status = process.map { process -> String in
@@ -241,6 +249,7 @@ public actor ProgramHandler: IntentHandler {
         self.input = stdin.fileHandleForWriting
         buffered = []
         ended = false
+        endedAt = nil
         errorTail = ErrorTail()
         let lines = Self.lines(of: stdout.fileHandleForReading)
         let errors = Self.lines(of: stderr.fileHandleForReading)
@@ -277,6 +286,7 @@ public actor ProgramHandler: IntentHandler {
     private func deliver(_ line: String?) {
         guard let line else {
             ended = true
+            endedAt = .now
             if let waiting { self.waiting = nil; waiting.continuation.resume(returning: .ended) }
             return
         }

@@ -102,7 +102,7 @@ import Testing
         #expect(reply.speech == "Parrot: Sorry, Parrot stopped working.")
         // The log names the program and its exit status: a crash, not a wait that ran out.
         #expect(reply.problem?.contains("./handler.sh") == true, "\(reply.problem ?? "")")
-        #expect(reply.problem?.contains("ended (exit status 3)") == true, "\(reply.problem ?? "")")
+        #expect(reply.problem?.contains("exit status 3") == true, "\(reply.problem ?? "")")
         #expect(!reply.expectsAnswer)
         // Hark goes on: the next request is heard (and fails the same way, the program being broken).
         #expect(await engine.respond(to: .text("what can i say")).speech.hasPrefix("You can say"))
