@@ -23,7 +23,7 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var voice: VoiceOptions
     @OptionGroup var recognizer: RecognizerOptions
 
-    @Option(help: ArgumentHelp("Write the spoken reply to this WAV file (a folder when several recordings are given).",
+    @Option(help: ArgumentHelp("Write the spoken reply to this WAV file, or into this folder as NAME.reply.wav (always when several recordings are given).",
                                valueName: "path"))
     var replyOut: String?
 
@@ -87,7 +87,8 @@ struct ReplyPlayer {
 
     func deliver(_ reply: AudioClip, for recording: String, quiet: Bool) throws {
         var target = replyOut
-        if let replyOut, several {
+        // Several recordings, or one with an existing folder named: the reply goes inside it.
+        if let replyOut, several || Self.isFolder(replyOut) {
             let folder = URL(fileURLWithPath: replyOut)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let name = URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent
@@ -100,5 +101,10 @@ struct ReplyPlayer {
         } else if !delivered {
             print("  (no sound card: the reply was not played; --reply-out FILE writes it)")
         }
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

@@ -71,6 +71,15 @@ import Testing
         #expect(reply.duration > 0.8)
     }
 
+    @Test func oneRecordingsReplyGoesIntoAnExistingFolder() throws {
+        let directory = try temporaryDirectory()
+        let outcome = try Self.hark(["run", "--apps", "apps", "--reply-out", directory.path,
+                                     "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        let reply = try WAVFile.read(contentsOf: directory.appendingPathComponent("turn_on_the_garage_light.reply.wav"))
+        #expect(reply.duration > 0.8)
+    }
+
     @Test func runPrintsAReadableReport() throws {
         let reply = try temporaryDirectory().appendingPathComponent("reply.wav")
         let outcome = try Self.hark(["run", "--apps", "apps", "--reply-out", reply.path,
