@@ -20,11 +20,25 @@ struct Devices: ParsableCommand {
         do throws(AudioError) {
             if devices.inputDevice == nil && devices.outputDevice == nil {
                 try list()
-            } else {
-                try probe()
+                return
             }
         } catch {
             throw fail(error)
+        }
+        // Each device named is tried, and each failure reported: a wrong input name must not
+        // hide what is wrong (or right) with the output.
+        var failures: [AudioError] = []
+        for probe in [probeInput, probeOutput] {
+            do throws(AudioError) {
+                try probe()
+            } catch {
+                printError("hark: \(error.message)")
+                failures.append(error)
+            }
+        }
+        let named = [devices.inputDevice, devices.outputDevice].compactMap { $0 }.count
+        if let first = failures.first {
+            throw fail(AudioError(first.code, "\(failures.count) of the \(named) devices named could not be used", underlying: first.underlying))
         }
     }
 
@@ -59,19 +73,20 @@ struct Devices: ParsableCommand {
         }.joined(separator: "\n")
     }
 
-    private func probe() throws(AudioError) {
-        if let name = devices.inputDevice {
-            let capture = try CaptureDevice(PCMDeviceSpec(name: name))
-            let samples = try capture.read(frames: PipelineAudio.sampleRate / 10)
-            print("capture \(name): opens at \(capture.deviceRate) Hz, \(capture.deviceChannels) channel(s), \(capture.deviceFormat);"
-                + " read \(samples.count) samples at 16 kHz mono")
-        }
-        if let name = devices.outputDevice {
-            let playback = try PlaybackDevice(PCMDeviceSpec(name: name))
-            let silence = AudioClip(samples: [Float](repeating: 0, count: PipelineAudio.sampleRate / 10),
-                                    sampleRate: PipelineAudio.sampleRate, channels: 1)
-            try playback.play(silence)
-            print("playback \(name): opens at \(playback.lastRate) Hz, \(playback.lastChannels) channel(s) for 16 kHz mono speech")
-        }
+    private func probeInput() throws(AudioError) {
+        guard let name = devices.inputDevice else { return }
+        let capture = try CaptureDevice(PCMDeviceSpec(name: name))
+        let samples = try capture.read(frames: PipelineAudio.sampleRate / 10)
+        print("capture \(name): opens at \(capture.deviceRate) Hz, \(capture.deviceChannels) channel(s), \(capture.deviceFormat);"
+            + " read \(samples.count) samples at 16 kHz mono")
+    }
+
+    private func probeOutput() throws(AudioError) {
+        guard let name = devices.outputDevice else { return }
+        let playback = try PlaybackDevice(PCMDeviceSpec(name: name))
+        let silence = AudioClip(samples: [Float](repeating: 0, count: PipelineAudio.sampleRate / 10),
+                                sampleRate: PipelineAudio.sampleRate, channels: 1)
+        try playback.play(silence)
+        print("playback \(name): opens at \(playback.lastRate) Hz, \(playback.lastChannels) channel(s) for 16 kHz mono speech")
     }
 }

@@ -42,6 +42,18 @@ import Testing
         #expect(outcome.output.isEmpty)
     }
 
+    @Test func everyBadNameIsReportedAndAGoodOneStillTried() throws {
+        let both = try CommandLineTests.hark(["devices", "--input-device", "hark_gone_in", "--output-device", "hark_gone_out"])
+        #expect(both.status == 66)
+        #expect(both.errors.contains("Unknown PCM hark_gone_in"))
+        #expect(both.errors.contains("Unknown PCM hark_gone_out"))
+        #expect(both.errors.contains("2 of the 2 devices named could not be used"))
+        let one = try CommandLineTests.hark(["devices", "--input-device", "hark_gone_in", "--output-device", "null"])
+        #expect(one.status == 66)
+        #expect(one.output.contains("playback null: opens at 16000 Hz"))
+        #expect(one.errors.contains("1 of the 2 devices named could not be used"))
+    }
+
     @Test func anEmptyDeviceNameIsRefused() throws {
         let outcome = try CommandLineTests.hark(["devices", "--output-device", " "])
         #expect(outcome.status == 64)
