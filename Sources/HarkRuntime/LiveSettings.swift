@@ -60,9 +60,7 @@ public struct LiveSettings: Sendable, Equatable {
     /// lexicon or espeak-ng (through `models`' phone map).
     public mutating func pronounceWakePhrase(models: URL?) throws {
         var configuration = wakeWord
-        let pronouncer = try Pronouncer.inModels(models)
-        try configuration.pronounceMissingWords(lexicons: HarkPaths.lexicon(in: models).map { [$0.path] } ?? [],
-                                                guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
+        try Pronouncer.pronounceMissingWords(of: &configuration, models: models)
         wakePronunciations = configuration.pronunciations
     }
 

@@ -23,6 +23,15 @@ public struct Pronouncer: Sendable {
         return Pronouncer(map: try PhoneMap(contentsOf: file))
     }
 
+    /// Gives the words of `configuration`'s phrases that the dictionary lacks a pronunciation the
+    /// way the recogniser would: the project's lexicon in `models`, else espeak-ng through the
+    /// phone map there.
+    public static func pronounceMissingWords(of configuration: inout WakeWordConfiguration, models: URL?) throws {
+        let pronouncer = try inModels(models)
+        try configuration.pronounceMissingWords(lexicons: HarkPaths.lexicon(in: models).map { [$0.path] } ?? [],
+                                                guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
+    }
+
     /// ARPAbet phones for `word`, from espeak-ng.
     public func phones(of word: String) throws -> [String] {
         let mnemonics = try Phonemizer.phonemes(of: word, voice: voice)

@@ -5,14 +5,14 @@ public struct WakeWordConfiguration: Sendable {
     /// The phrase to spot, in dictionary words ("jarvis", "hey jarvis", "computer").
     public var keyPhrase = "jarvis"
     /// Phones ("CH AE T ER B AA K S") for words of the phrases the dictionary lacks, e.g. from the
-    /// project's lexicon or espeak-ng (`WakePhrasePronunciations` in HarkRuntime). A word the
-    /// dictionary has keeps the dictionary's pronunciations.
+    /// project's lexicon or espeak-ng (`pronounceMissingWords`). A word the dictionary has keeps
+    /// the dictionary's pronunciations.
     public var pronunciations: [String: String] = [:]
     /// Further phrases listened for at the same time, in the same search: the audio is scored
     /// once for all of them, so a second phrase costs almost nothing. Each detection says which.
     public var otherPhrases: [String] = []
     /// 0…1: higher catches more of the phrases said and also fires more often on other speech.
-    /// See `WakeWordSpotter.threshold(sensitivity:phones:)` for the mapping and its measurement.
+    /// See `WakeWordSpotter.threshold(sensitivity:verified:)` for the mapping and its measurement.
     public var sensitivity = WakeWordSpotter.defaultSensitivity
     public var modelDirectory = RecognizerConfiguration.debianModel
     public var dictionary = RecognizerConfiguration.debianDictionary
@@ -114,7 +114,8 @@ public final class WakeWordSpotter {
     public let loadSeconds: Double
 
     private let decoder: Decoder
-    private let verifier: WakeWordVerifier?
+    /// The second look and the model that weighs it; nil when the configuration has no verifier.
+    private let verifier: (decoder: WakeWordVerifier, model: WakeWordVerifierModel)?
     private static let searchName = "hark-wake"
     /// Each pronunciation the search listens for: the phrase it spells and its phones.
     private let spellings: [String: (phrase: String, phones: [String])]
@@ -144,14 +145,12 @@ public final class WakeWordSpotter {
         // recordings with pauses; the same on continuous speech.
         // The decoder gets a dictionary of the phrases' words alone: the full one would hold
         // some 135,000 pronunciations in memory (about 20 MB) for a search that uses a handful.
-        var entries = try PronunciationDictionary(path: configuration.dictionary).entries(for: Set(phrases.joined()))
-        let known = Set(entries.map { Decoder.baseWord($0.word) })
-        for word in Set(phrases.joined()).subtracting(known).sorted() {
-            if let phones = configuration.pronunciations[word] { entries.append((word, phones)) }
-        }
+        let (found, missing) = try configuration.dictionaryEntries()
+        let entries = found + missing.compactMap { word in configuration.pronunciations[word].map { (word, $0) } }
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
                                        logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"])
         var lines: [String] = []
+        var pronunciations: [String] = []
         var spellings: [String: (phrase: String, phones: [String])] = [:]
         for (phrase, words) in zip(configuration.phrases, phrases) {
             // Every pronunciation of every word: "jarvis" is JH AA R V AH S or JH AA R V IH S.
@@ -173,6 +172,7 @@ public final class WakeWordSpotter {
                 // The search's own threshold only bounds which candidates it proposes; the spotter judges them.
                 let floor = pow(10, Self.candidateLog10PerPhone * Double(variant.phones.count))
                 lines.append("\(spelling) /\(String(format: "%.3e", floor))/")
+                pronunciations.append(spelling)
                 spellings[spelling] = (phrase, variant.phones)
             }
         }
@@ -183,10 +183,13 @@ public final class WakeWordSpotter {
         self.configuration = configuration
         self.decoder = decoder
         self.spellings = spellings
-        self.verifier = configuration.verifier == nil ? nil
-            : try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile)
+        if let model = configuration.verifier {
+            verifier = (try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile), model)
+        } else {
+            verifier = nil
+        }
         self.threshold = Self.threshold(sensitivity: configuration.sensitivity, verified: configuration.verifier != nil)
-        self.pronunciations = lines.map { String($0[..<$0.firstIndex(of: "/")!].dropLast()) }
+        self.pronunciations = pronunciations
         self.loadSeconds = Date().timeIntervalSince(started)
     }
 
@@ -300,12 +303,12 @@ public final class WakeWordSpotter {
                                               startSample: sample(atFrame: segment.startFrame),
                                               endSample: sample(atFrame: segment.endFrame + 1),
                                               score: score, evidence: nil, confidence: score, isAccepted: false)
-            if let verifier, let model = configuration.verifier, let spelling {
+            if let verifier, let spelling {
                 guard score >= Self.proposalThreshold else { continue }
                 let window = audio(from: detection.startSample - Self.windowBefore, to: detection.endSample + Self.windowAfter)
-                let evidence = try verifier.evidence(phones: spelling.phones, in: window, searchScore: score)
+                let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: window, searchScore: score)
                 detection.evidence = evidence
-                detection.confidence = model.logOdds(evidence)
+                detection.confidence = verifier.model.logOdds(evidence)
             }
             detection.isAccepted = detection.confidence >= threshold
             found.append(detection)
@@ -344,9 +347,15 @@ extension WakeWordSpotter: Sendable {}
 extension WakeWordConfiguration {
     /// The words of the phrases that the dictionary lacks and no pronunciation was given for.
     public func wordsWithoutPronunciation() throws(RecognitionError) -> [String] {
+        try dictionaryEntries().missing.filter { pronunciations[$0] == nil }
+    }
+
+    /// The dictionary's entries for the phrases' words (alternates included), and the words it
+    /// lacks, in order.
+    func dictionaryEntries() throws(RecognitionError) -> (found: [(word: String, phones: String)], missing: [String]) {
         let words = Set(phrases.flatMap { $0.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) })
-        let known = Set(try PronunciationDictionary(path: dictionary).entries(for: words).map { Decoder.baseWord($0.word) })
-        return words.subtracting(known).subtracting(pronunciations.keys).sorted()
+        let found = try PronunciationDictionary(path: dictionary).entries(for: words)
+        return (found, words.subtracting(found.map { Decoder.baseWord($0.word) }).sorted())
     }
 
     /// Gives each word the dictionary lacks a pronunciation: from the first of `lexicons` (paths

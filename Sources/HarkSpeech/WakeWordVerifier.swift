@@ -63,7 +63,8 @@ public struct WakeWordEvidence: Sendable, Equatable, Codable {
 }
 
 /// The verifier's weights: a logistic model over `WakeWordEvidence.vector`, learned on
-/// recordings (bench/fit-wake-verifier.py) and read from a JSON file in models/.
+/// recordings by bench/fit-wake-verifier.py, which writes both the JSON `load(from:)` reads
+/// (`hark bench-wake --verifier`) and the literal Hark ships (`shipped`).
 public struct WakeWordVerifierModel: Sendable, Codable, Equatable {
     public var features: [String]
     /// Each feature is standardised ((x - mean) / scale) before it is weighed.

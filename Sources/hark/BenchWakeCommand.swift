@@ -69,10 +69,7 @@ struct BenchWake: ParsableCommand {
             // Words the dictionary lacks are pronounced as `hark listen` would: lexicon, then espeak-ng.
             var words = WakeWordConfiguration(keyPhrase: WakeWordBenchmark.words(phrases[0]))
             words.otherPhrases = phrases.dropFirst().map(WakeWordBenchmark.words)
-            let models = HarkPaths.modelsDirectory()
-            let pronouncer = try Pronouncer.inModels(models)
-            try words.pronounceMissingWords(lexicons: HarkPaths.lexicon(in: models).map { [$0.path] } ?? [],
-                                            guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
+            try Pronouncer.pronounceMissingWords(of: &words, models: HarkPaths.modelsDirectory())
             benchmark.pronunciations = words.pronunciations
             let bar = ProgressBar(label: "streams")
             let report = try benchmark.run { done, total in
