@@ -158,9 +158,15 @@ public actor ProgramHandler: IntentHandler {
                 stop()
                 throw HandlerError(spoken: "Sorry, \(appName) didn't answer in time.", detail: detail)
             case .ended:
-                // The program closed its output: it crashed or quit. Reap it for its status.
-                let status = process.map { process -> String in
-                    process.waitUntilExit()
+                // The program closed its output: it crashed or quit. Its status follows soon; it
+                // is waited for until the request's deadline without holding a thread (a program
+                // may close its output and go on running).
+                let ending = process
+                while let ending, ending.isRunning, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                let status = ending.map { process -> String in
+                    if process.isRunning { return "output closed, still running" }
                     return process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)"
                         : "exit status \(process.terminationStatus)"
                 } ?? "not running"

@@ -153,6 +153,15 @@ import Testing
         }
     }
 
+    @Test func aProgramThatClosesItsOutputAndGoesOnIsNotWaitedForPastItsDeadline() async throws {
+        var (engine, _) = try await Self.engine("exec >&-\nsleep 30", timeout: 0.5)
+        let started = ContinuousClock.now
+        let reply = await engine.respond(to: .text("say hello"))
+        #expect(reply.speech == "Parrot: Sorry, Parrot stopped working.")
+        #expect(reply.problem?.contains("output closed, still running") == true, "\(reply.problem ?? "")")
+        #expect(ContinuousClock.now - started < .seconds(10), "Hark waited for the program to end")
+    }
+
     @Test func aProgramThatHangs() async throws {
         // Had the timeout not fired, the program would end after 30 s and be reported as stopped instead.
         var (engine, _) = try await Self.engine("sleep 30", timeout: 0.5)
