@@ -41,8 +41,8 @@ public actor ProgramHandler: IntentHandler {
     private var waiting: (id: Int, continuation: CheckedContinuation<Line, Never>)?
     private var buffered: [String] = []
     private var ended = false
-    /// When the program's output closed.
-    private var endedAt: ContinuousClock.Instant?
+    /// When the program's output closed, as the thread reading it saw it.
+    private var outputClosedAt = Moment()
 
     /// Directories searched for a bare program name, before Hark's own PATH.
     static let cleanPath = "/usr/local/bin:/usr/bin:/bin"
@@ -151,18 +151,20 @@ public actor ProgramHandler: IntentHandler {
                     continue
                 }
                 reply = parsed
-            case .ended where endedAt.map({ $0 > deadline }) ?? false:
-                // It ended, but only after its time was up (a hang that ran out on its own, or a
-                // timer that fired late on a busy machine): it did not answer in time.
-                let detail = "\(command.joined(separator: " ")): no reply within \(timeout) (ended later)" + errorTail.summary
-                stop()
-                throw HandlerError(spoken: "Sorry, \(appName) didn't answer in time.", detail: detail)
-            case .ended:
-                // The program closed its output: it crashed or quit. Its status follows soon; it
-                // is waited for until the request's deadline without holding a thread (a program
-                // may close its output and go on running).
+            case .ended, .timedOut:
+                // Which came first, the program's end or the deadline, is judged by when its output
+                // really closed (noted by the reading thread), not by when this task heard of it:
+                // on a busy machine either news can arrive late.
+                guard let closed = outputClosedAt.time, closed <= deadline else {
+                    let detail = "\(command.joined(separator: " ")): no reply within \(timeout) (stopped)" + errorTail.summary
+                    stop()
+                    throw HandlerError(spoken: "Sorry, \(appName) didn't answer in time.", detail: detail)
+                }
+                // It crashed or quit. Its exit status follows soon; it is waited for a moment
+                // without holding a thread (a program may close its output and go on running).
                 let ending = process
-                while let ending, ending.isRunning, ContinuousClock.now < deadline {
+                let patience = closed + .seconds(1)
+                while let ending, ending.isRunning, ContinuousClock.now < patience {
                     try? await Task.sleep(for: .milliseconds(10))
                 }
                 let status = ending.map { process -> String in
@@ -173,10 +175,6 @@ public actor ProgramHandler: IntentHandler {
                 let detail = "\(command.joined(separator: " ")): ended (\(status))" + errorTail.summary
                 stop()
                 throw HandlerError(spoken: "Sorry, \(appName) stopped working.", detail: detail)
-            case .timedOut:
-                let detail = "\(command.joined(separator: " ")): no reply within \(timeout) (still running; stopped)" + errorTail.summary
-                stop()
-                throw HandlerError(spoken: "Sorry, \(appName) didn't answer in time.", detail: detail)
             }
             break
         }
@@ -255,9 +253,9 @@ public actor ProgramHandler: IntentHandler {
         self.input = stdin.fileHandleForWriting
         buffered = []
         ended = false
-        endedAt = nil
+        outputClosedAt = Moment()
         errorTail = ErrorTail()
-        let lines = Self.lines(of: stdout.fileHandleForReading)
+        let lines = Self.lines(of: stdout.fileHandleForReading, closed: outputClosedAt)
         let errors = Self.lines(of: stderr.fileHandleForReading)
         Task { [weak self] in
             for await line in lines { await self?.deliver(line) }
@@ -292,7 +290,6 @@ public actor ProgramHandler: IntentHandler {
     private func deliver(_ line: String?) {
         guard let line else {
             ended = true
-            endedAt = .now
             if let waiting { self.waiting = nil; waiting.continuation.resume(returning: .ended) }
             return
         }
@@ -316,10 +313,12 @@ public actor ProgramHandler: IntentHandler {
     }
 
     /// Lines read from a pipe on a thread of their own (reading blocks; see `PipeLines`).
-    private static func lines(of handle: FileHandle) -> AsyncStream<String> {
+    /// `closed` is set when the pipe reaches its end.
+    private static func lines(of handle: FileHandle, closed: Moment? = nil) -> AsyncStream<String> {
         AsyncStream { continuation in
             let thread = Thread {
                 PipeLines.read(from: handle.fileDescriptor) { continuation.yield($0) }
+                closed?.mark()
                 continuation.finish()
             }
             thread.start()
@@ -372,5 +371,24 @@ public actor ProgramHandler: IntentHandler {
             if lines.count > 5 { lines.removeFirst() }
         }
         var summary: String { lines.isEmpty ? "" : "; stderr: " + lines.joined(separator: " | ") }
+    }
+}
+
+/// An instant set once from any thread and read from another.
+final class Moment: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: ContinuousClock.Instant?
+
+    func mark() {
+        lock.lock()
+        defer { lock.unlock() }
+        if value == nil { value = .now }
+    }
+
+    var time: ContinuousClock.Instant? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
     }
 }

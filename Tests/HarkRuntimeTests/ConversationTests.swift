@@ -154,12 +154,14 @@ import Testing
     }
 
     @Test func aProgramThatClosesItsOutputAndGoesOnIsNotWaitedForPastItsDeadline() async throws {
-        var (engine, _) = try await Self.engine("exec >&-\nsleep 30", timeout: 0.5)
+        // On a machine busy with other tests the news of a closed pipe can take many seconds to
+        // reach the request; the bound only needs to be far below the program's 300 s.
+        var (engine, _) = try await Self.engine("exec >&-\nsleep 300", timeout: 0.5)
         let started = ContinuousClock.now
         let reply = await engine.respond(to: .text("say hello"))
         #expect(reply.speech == "Parrot: Sorry, Parrot stopped working.")
         #expect(reply.problem?.contains("output closed, still running") == true, "\(reply.problem ?? "")")
-        #expect(ContinuousClock.now - started < .seconds(10), "Hark waited for the program to end")
+        #expect(ContinuousClock.now - started < .seconds(100), "Hark waited for the program to end")
     }
 
     @Test func aProgramThatHangs() async throws {
