@@ -16,6 +16,24 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// Words on the grammar's path.
     public var words: Int
 
+    public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
+        self.frames = frames
+        self.wordFrames = wordFrames
+        self.loopSpeechFrames = loopSpeechFrames
+        self.wordMargin = wordMargin
+        self.silenceMargin = silenceMargin
+        self.words = words
+    }
+
+    /// The share of the speech heard that the grammar's words explain: their frames over the
+    /// frames the phone loop hears as speech, at most 1 (the words' stretches include their
+    /// quiet edges). Near 1 for a command; small for a long sentence whose one phrase-like
+    /// stretch the grammar took, leaving the rest to its silence and noise fillers.
+    public var coverage: Double {
+        let speech = max(loopSpeechFrames, wordFrames)
+        return speech > 0 ? Double(wordFrames) / Double(speech) : 1
+    }
+
     static func measure(grammarPath: [Decoder.Segment], phoneLoop: [Decoder.Segment], loop: PhoneLoopScores,
                         frames: Int, naturalLog: (Int32) -> Double) -> ConfidenceFeatures {
         let loopSpeech = phoneLoop.filter { !Decoder.isFiller($0.word) }.reduce(0) { $0 + max($1.frameCount, 0) }

@@ -113,6 +113,39 @@ struct Sidecar: Decodable {
         }
     }
 
+    /// Real read sentences (LJ Speech, in a cat's room at 10 dB: `wake/real_speech.wav`, each
+    /// cut out by its sidecar's times) to the bundled apps. The grammar's path fits a few words
+    /// somewhere in each and leaves the rest to its silence and noise fillers, so the utterance's
+    /// own margin can look like a command's (one of these scores -0.34, and its weakest word
+    /// -1.12): the words must explain the speech for it to count.
+    @Test func longSpeechWhoseWordsExplainLittleOfItIsNotTakenForARequest() async throws {
+        let assistant = try Self.assistant.get()
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_speech.wav"))
+        let samples = try clip.pipelineSamples()
+        let lines = try String(contentsOf: Fixtures.audio("wake/real_speech.txt"), encoding: .utf8).split(separator: "\n")
+        let folder = try temporaryDirectory()
+        var sentences = 0, lowCoverage = 0
+        for line in lines {
+            let fields = line.split(separator: "\t")
+            guard fields.count == 5, fields[2] == "speech", fields[3] == "ljspeech",
+                  let start = Double(fields[0]), let end = Double(fields[1]), end - start > 4 else { continue }
+            let piece = Array(samples[Int(start * 16_000)..<min(Int(end * 16_000), samples.count)])
+            let url = folder.appendingPathComponent("sentence-\(sentences).wav")
+            try WAVFile.write(AudioClip(int16: piece, sampleRate: 16_000, channels: 1), to: url)
+            sentences += 1
+            let (report, _) = try await assistant.answer(recordingAt: url)
+            #expect(report.rejected && report.intent == nil,
+                    "took \"\(fields[4])\" for \"\(report.text)\" (margin \(report.margin))")
+            guard let features = report.features, features.coverage < 0.5 else { continue }
+            lowCoverage += 1
+            #expect(report.margin <= Confidence.coverageMargin(features.coverage))
+            #expect(report.rejection?.contains("% of the speech in words") == true, "\(report.rejection ?? "")")
+        }
+        #expect(sentences == 4)
+        // Most of a long sentence is left to the fillers.
+        #expect(lowCoverage >= 2)
+    }
+
     /// A request heard a little below the threshold is asked about, and "yes" carries it out.
     @Test func aRequestJustBelowTheThresholdIsAskedAboutAndYesCarriesItOut() async throws {
         let assistant = try Self.assistant.get()
