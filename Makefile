@@ -128,7 +128,8 @@ bench-real: release
 	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
 	    --json bench-out/real.json
 
-# Installs hark, the bundled apps and models, a settings file (kept if one exists) and the
+# Installs hark, the bundled apps and models, a settings file (kept if one exists), the folder
+# for the owner's apps (/etc/hark/apps: loaded beside the bundled apps, never emptied) and the
 # systemd unit. DESTDIR stages into a folder instead (for packaging).
 install: release
 	install -D -m 755 $(RELEASE_HARK) $(DESTDIR)$(PREFIX)/bin/hark
@@ -137,6 +138,7 @@ install: release
 	cp -R apps models README.md $(DESTDIR)$(PREFIX)/share/hark/
 	@if [ -e $(DESTDIR)/etc/hark/hark.yaml ]; then echo "kept $(DESTDIR)/etc/hark/hark.yaml"; \
 	else install -D -m 644 packaging/hark.yaml $(DESTDIR)/etc/hark/hark.yaml; fi
+	install -d $(DESTDIR)/etc/hark/apps
 	mkdir -p $(DESTDIR)$(SYSTEMD_DIR)
 	sed 's|@PREFIX@|$(PREFIX)|g' packaging/hark.service > $(DESTDIR)$(SYSTEMD_DIR)/hark.service
 	@if [ -z "$(DESTDIR)" ] && ! id hark >/dev/null 2>&1; then \

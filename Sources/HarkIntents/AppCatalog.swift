@@ -17,8 +17,9 @@ public struct AppCatalog: Sendable {
 
     /// Loads every app, reporting the problems of all of them at once:
     /// each manifest's own, then clashes between apps.
-    public static func load(from directory: URL, wakePhrase: String = defaultWakePhrase) throws(ManifestError) -> AppCatalog {
-        let (catalog, refused) = try loadGoodApps(from: directory, wakePhrase: wakePhrase)
+    public static func load(from directory: URL, ownerFolders: [URL] = [],
+                            wakePhrase: String = defaultWakePhrase) throws(ManifestError) -> AppCatalog {
+        let (catalog, refused) = try loadGoodApps(from: directory, ownerFolders: ownerFolders, wakePhrase: wakePhrase)
         if !refused.isEmpty { throw ManifestError(problems: refused) }
         return catalog
     }
@@ -28,25 +29,18 @@ public struct AppCatalog: Sendable {
     /// An app with a problem of its own is left out; then, while apps clash, the app each clash
     /// is reported against is left out too. Throws only when no app is left (or the folder
     /// cannot be read).
-    public static func loadGoodApps(from directory: URL, wakePhrase: String = defaultWakePhrase)
+    ///
+    /// `ownerFolders` are the owner's own apps, loaded beside `directory`'s (the bundled ones):
+    /// each that exists is read like `directory`, and an app there replaces an earlier folder's
+    /// app of the same name (its folder's name), so an owner can change a bundled app without
+    /// touching the copy an upgrade overwrites.
+    public static func loadGoodApps(from directory: URL, ownerFolders: [URL] = [], wakePhrase: String = defaultWakePhrase)
         throws(ManifestError) -> (catalog: AppCatalog, refused: [ManifestError.Problem]) {
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ManifestError(problems: [.init(file: directory.path, line: nil, reason: "no such apps directory")])
-        }
-        var folders: [URL]
-        if fileManager.fileExists(atPath: directory.appendingPathComponent(manifestFileName).path) {
-            folders = [directory]
-        } else {
-            let entries: [URL]
-            do {
-                entries = try fileManager.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-            } catch {
-                throw ManifestError(problems: [.init(file: directory.path, line: nil, reason: "cannot list: \(error.localizedDescription)")])
-            }
-            folders = entries.filter { fileManager.fileExists(atPath: $0.appendingPathComponent(manifestFileName).path) }
-            folders.sort { $0.lastPathComponent < $1.lastPathComponent }
+        var folders = try appFolders(in: directory)
+        for owner in ownerFolders where FileManager.default.fileExists(atPath: owner.path) {
+            let owned = try appFolders(in: owner)
+            let names = Set(owned.map(\.lastPathComponent))
+            folders = folders.filter { !names.contains($0.lastPathComponent) } + owned
         }
         guard !folders.isEmpty else {
             throw ManifestError(problems: [.init(file: directory.path, line: nil,
@@ -80,6 +74,27 @@ public struct AppCatalog: Sendable {
         }
         guard !catalog.apps.isEmpty else { throw ManifestError(problems: problems) }
         return (catalog, problems)
+    }
+
+    /// The app folders in `directory`, by name: the folder itself when it holds an app.yaml, else
+    /// its subfolders that do.
+    static func appFolders(in directory: URL) throws(ManifestError) -> [URL] {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ManifestError(problems: [.init(file: directory.path, line: nil, reason: "no such apps directory")])
+        }
+        if fileManager.fileExists(atPath: directory.appendingPathComponent(manifestFileName).path) {
+            return [directory]
+        }
+        let entries: [URL]
+        do {
+            entries = try fileManager.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        } catch {
+            throw ManifestError(problems: [.init(file: directory.path, line: nil, reason: "cannot list: \(error.localizedDescription)")])
+        }
+        return entries.filter { fileManager.fileExists(atPath: $0.appendingPathComponent(manifestFileName).path) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
     /// Parses one manifest from text: for tests and tools that hold YAML in memory.

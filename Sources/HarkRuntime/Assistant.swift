@@ -12,6 +12,9 @@ public import HarkVoice
 /// handlers, the recogniser, the PIN, and a voice.
 public struct AssistantConfiguration: Sendable {
     public var appsDirectory: URL
+    /// The owner's apps, loaded beside `appsDirectory`'s (see `HarkPaths.ownerAppsDirectories`);
+    /// folders that do not exist are skipped.
+    public var ownerAppsDirectories: [URL] = []
     public var modelsDirectory: URL?
     public var recognizer: RecognizerConfiguration
     public var voice: VoiceSettings
@@ -97,7 +100,9 @@ public final class Assistant: Sendable {
     /// The engine, with the person's shortcuts and donations from the database when one is configured.
     static func prepareDialogue(_ configuration: AssistantConfiguration) async throws -> (DialogueEngine, ShortcutStore?, [String]) {
         // One bad app.yaml must not silence the others: it is left out and reported.
-        let (catalog, refused) = try AppCatalog.loadGoodApps(from: configuration.appsDirectory, wakePhrase: configuration.wakePhrase)
+        let (catalog, refused) = try AppCatalog.loadGoodApps(from: configuration.appsDirectory,
+                                                                ownerFolders: configuration.ownerAppsDirectories,
+                                                                wakePhrase: configuration.wakePhrase)
         let store = try configuration.database.map { url throws(StoreError) in try ShortcutStore(url: url) }
         var engine = DialogueEngine(catalog: catalog, handlers: handlers(for: catalog, configuration, store: store),
                                     authenticator: configuration.authenticator, clock: configuration.clock)

@@ -8,6 +8,18 @@ public enum HarkPaths {
         locate("apps", variable: "HARK_APPS", environment: environment)
     }
 
+    /// Where owners put apps of their own, loaded beside the bundled apps: the machine's
+    /// (/etc/hark/apps, for the service) and then the person's ($XDG_CONFIG_HOME/hark/apps, else
+    /// ~/.config/hark/apps). Installing or upgrading Hark replaces the bundled apps and never
+    /// touches these; an app here replaces a bundled app of the same folder name.
+    /// $HARK_OWNER_APPS (folders separated by ":") names others instead.
+    public static func ownerAppsDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        if let configured = environment["HARK_OWNER_APPS"] {
+            return configured.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
+        }
+        return [URL(fileURLWithPath: "/etc/hark/apps"), configDirectory(environment: environment).appendingPathComponent("apps")]
+    }
+
     public static func modelsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         locate("models", variable: "HARK_MODELS", environment: environment)
     }

@@ -9,7 +9,9 @@ struct Apps: ParsableCommand {
         commandName: "apps",
         abstract: "Check a folder of apps for problems.",
         discussion: """
-        hark apps check [--apps DIR] reads every app.yaml in the folder (or the one app's folder) and \
+        hark apps check [--apps DIR] reads every app.yaml in the folder (or the one app's folder; \
+        without --apps, the bundled apps and the owner's in /etc/hark/apps and ~/.config/hark/apps, \
+        as Hark loads them) and \
         reports each problem with its file and line: a manifest's own (unknown keys, parameters, \
         phrases) and clashes between apps (a name or a phrase two apps share, a phrase that contains \
         the wake phrase of the settings file or is one of Hark's own commands). It exits 65 when \
@@ -27,6 +29,8 @@ struct Apps: ParsableCommand {
 
     func run() throws {
         let directory = try apps.appsDirectory()
+        let folders = [directory] + apps.ownerAppsDirectories().filter { FileManager.default.fileExists(atPath: $0.path) }
+        let place = folders.map(\.path).joined(separator: " and ")
         let wakePhrase: String
         do {
             wakePhrase = try HarkConfigFile.load().live.wakePhrase
@@ -34,12 +38,12 @@ struct Apps: ParsableCommand {
             throw fail(error)
         }
         do {
-            let catalog = try AppCatalog.load(from: directory, wakePhrase: wakePhrase)
+            let catalog = try AppCatalog.load(from: directory, ownerFolders: Array(folders.dropFirst()), wakePhrase: wakePhrase)
             let names = catalog.apps.map { "\($0.identifier) (\($0.name))" }
-            print("\(catalog.apps.count) app\(catalog.apps.count == 1 ? "" : "s") in \(directory.path), no problems: \(names.joined(separator: ", "))")
+            print("\(catalog.apps.count) app\(catalog.apps.count == 1 ? "" : "s") in \(place), no problems: \(names.joined(separator: ", "))")
         } catch {
             for problem in error.problems { print(problem.description) }
-            printError("hark: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(directory.path)")
+            printError("hark: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(place)")
             throw ExitCode(ExitStatus.dataError)
         }
     }

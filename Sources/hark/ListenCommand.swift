@@ -107,10 +107,12 @@ struct Listen: AsyncParsableCommand {
             throw ExitCode(ExitStatus.unavailable)
         }
         do {
+            // The settings file's `apps:` moves the bundled folder; the owner's folders still load.
             var appsOptions = apps
             if appsOptions.apps == nil { appsOptions.apps = file.appsDirectory }
             var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer,
                                                            voice: voice.settings(voice: file.voice, rate: file.rate))
+            configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
             configuration.wakePhrase = settings.wakePhrase
             configuration.database = database.url
             let assistant = try await Assistant.start(configuration)

@@ -9,8 +9,8 @@ import HarkVoice
 /// Where the installed apps live.
 struct AppsOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Folder of apps (each a folder with an app.yaml), or one app's folder.",
-        discussion: "Defaults to $HARK_APPS, else the apps/ folder beside the working directory or the hark executable.",
+        "Folder of apps (each a folder with an app.yaml), or one app's folder: only these apps are loaded.",
+        discussion: "Defaults to $HARK_APPS (also only those), else the bundled apps/ folder beside the working directory or the hark executable, together with the owner's apps in /etc/hark/apps and ~/.config/hark/apps.",
         valueName: "dir"))
     var apps: String?
 
@@ -20,6 +20,13 @@ struct AppsOptions: ParsableArguments {
             throw ValidationError("no apps folder found: pass --apps DIR or set HARK_APPS")
         }
         return found
+    }
+
+    /// The owner's app folders loaded beside the bundled ones: none when a folder was named with
+    /// --apps or $HARK_APPS (a benchmark or an app author's check sees exactly that folder).
+    func ownerAppsDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        guard apps == nil, (environment["HARK_APPS"] ?? "").isEmpty else { return [] }
+        return HarkPaths.ownerAppsDirectories(environment: environment)
     }
 }
 
@@ -96,6 +103,7 @@ func assistantConfiguration(apps: AppsOptions, recognizer: RecognizerOptions? = 
         appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
         recognizer: recognizer?.configuration ?? RecognizerConfiguration(), voice: voice,
         inProcessHandlers: ExampleApps.handlers)
+    configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
     configuration.wakePhrase = try HarkConfigFile.load().live.wakePhrase
     return configuration
 }

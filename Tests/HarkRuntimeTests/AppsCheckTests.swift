@@ -43,4 +43,41 @@ import Testing
         #expect(outcome.errors.contains("warning: app left out: "))
         #expect(outcome.errors.contains("bad/app.yaml:2:"))
     }
+
+    /// The owner's apps load beside the bundled ones, and one of the same name replaces the
+    /// bundled copy: an upgrade that replaces the bundled folder leaves them be.
+    @Test func theOwnersAppsLoadBesideTheBundledOnesAndCanReplaceOne() throws {
+        let owner = try temporaryApps(folder: "lamp", manifest: """
+            name: Lamp
+            intents:
+              LampOn:
+                phrases: [switch the reading lamp on]
+                responses: {success: The reading lamp is on.}
+
+            """)
+        let outcome = try CommandLineTests.hark(["apps", "check"], environment: ["HARK_OWNER_APPS": "/nonexistent/hark-apps:" + owner.path])
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")
+        #expect(outcome.output.contains("6 apps in ") && outcome.output.contains(" and \(owner.path)"), "\(outcome.output)")
+        #expect(outcome.output.contains("lamp (Lamp)") && outcome.output.contains("home (Home)"))
+        // Named with --apps, a folder is checked alone.
+        let alone = try CommandLineTests.hark(["apps", "check", "--apps", "apps"], environment: ["HARK_OWNER_APPS": owner.path])
+        #expect(alone.output.contains("5 apps in ") && !alone.output.contains("lamp"), "\(alone.output)")
+
+        // The owner's "home" replaces the bundled one: its phrase is heard, the bundled phrases are not.
+        try FileManager.default.createDirectory(at: owner.appendingPathComponent("home"), withIntermediateDirectories: false)
+        try """
+            name: Home
+            intents:
+              GetTime:
+                phrases: [what time is it]
+                responses: {success: It is time for tea.}
+
+            """.write(to: owner.appendingPathComponent("home/app.yaml"), atomically: true, encoding: .utf8)
+        let replaced = try CommandLineTests.hark(["run", "audio-fixtures/home-en/what_time_is_it.wav",
+                                                  "audio-fixtures/home-en/turn_living_room_lamp_off.wav"],
+                                                 environment: ["HARK_OWNER_APPS": owner.path])
+        #expect(replaced.status == 0, "\(replaced.errors)")
+        #expect(replaced.output.contains("It is time for tea."), "\(replaced.output)")
+        #expect(!replaced.output.contains("ChangeLightState"), "\(replaced.output)")
+    }
 }

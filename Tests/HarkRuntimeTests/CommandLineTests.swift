@@ -27,6 +27,8 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
         environment["XDG_DATA_HOME"] = scratch.path
+        // Nor the machine's or the person's own apps beside the bundled ones.
+        environment["HARK_OWNER_APPS"] = scratch.appendingPathComponent("owner-apps").path
         environment.merge(extra) { _, given in given }
         process.environment = environment
         let standardInput = Pipe()
