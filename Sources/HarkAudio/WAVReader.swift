@@ -3,8 +3,17 @@ public import Foundation
 extension WAVFile {
     /// Reads and decodes a WAV file; errors name the file.
     public static func read(contentsOf url: URL) throws(AudioError) -> AudioClip {
+        try readNotingDamage(contentsOf: url).clip
+    }
+
+    /// Reads a WAV file, and says whether it was cut short: a file whose data chunk declares
+    /// more audio than the file holds (a copy or a recording that stopped early) is decoded as
+    /// far as it goes, and `cutShort` says how much is missing, for a warning.
+    public static func readNotingDamage(contentsOf url: URL) throws(AudioError) -> (clip: AudioClip, cutShort: String?) {
         let bytes = try FileIO.readAll(url)
-        return try decode(bytes, name: url.path)
+        var reader = WAVReader(bytes: bytes, name: url.path)
+        let clip = try reader.decode()
+        return (clip, reader.cutShort)
     }
 
     /// Decodes WAV bytes; `name` is used in error messages.
@@ -33,6 +42,9 @@ struct WAVFormat {
 struct WAVReader {
     let bytes: [UInt8]
     let name: String
+
+    /// Set by `decode` when the data chunk declares more bytes than the file holds.
+    var cutShort: String?
 
     func fail(_ code: AudioError.Code, _ detail: String) -> AudioError {
         AudioError(code, "\(name): \(detail)")
@@ -82,8 +94,18 @@ struct WAVReader {
                 format = try parseFormat(at: body, size: size)
             case "data":
                 if size >= available {
-                    // 0xFFFFFFFF or too large: a streamed or cut recording. Take what is there.
-                    dataRange = body..<bytes.count
+                    // 0xFFFFFFFF (or 0) from a streaming writer, or too large: a recording cut
+                    // short. Take the whole frames that are there; a cut one is said so.
+                    var end = bytes.count
+                    if size > available && size != 0xFFFF_FFFF, let format {
+                        end = body + (available / format.blockAlign) * format.blockAlign
+                        guard end > body else { throw fail(.truncated, "file ends inside the first sample frame") }
+                        let seconds = Double(available / format.blockAlign) / Double(format.sampleRate)
+                        let missing = Double((size - available) / format.blockAlign) / Double(format.sampleRate)
+                        cutShort = String(format: "cut short: its data chunk declares %d bytes, the file holds %d; "
+                                          + "decoding the %.2f s there (%.2f s missing)", size, available, seconds, missing)
+                    }
+                    dataRange = body..<end
                     break scan
                 }
                 dataRange = body..<(body + size)

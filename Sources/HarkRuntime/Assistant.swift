@@ -179,10 +179,13 @@ public final class Assistant: Sendable {
     /// starts a new request.
     public func answer(recordingAt url: URL, continuing: Bool = false) async throws -> (report: TurnReport, reply: AudioClip) {
         let started = Date()
-        let clip = try WAVFile.read(contentsOf: url)
+        let (clip, cutShort) = try WAVFile.readNotingDamage(contentsOf: url)
         let samples = try clip.pipelineSamples()
         let audioSeconds = Date().timeIntervalSince(started)
-        return try await answer(samples: samples, name: url.lastPathComponent, audioSeconds: audioSeconds, continuing: continuing)
+        var (report, reply) = try await answer(samples: samples, name: url.lastPathComponent, audioSeconds: audioSeconds,
+                                               continuing: continuing)
+        if let cutShort { report.warnings.append("\(url.lastPathComponent): \(cutShort)") }
+        return (report, reply)
     }
 
     /// Understands 16 kHz mono audio and prepares the spoken reply. Empty `samples` tell the

@@ -50,9 +50,12 @@ public final class RecordingSource: LiveAudioSource {
         self.echoGain = echo
     }
 
-    /// Reads a WAV file of any rate and channel count, converted to 16 kHz mono.
-    public convenience init(contentsOf url: URL, realTime: Bool = false, echo: Double = 0) throws {
-        let clip = try WAVFile.read(contentsOf: url)
+    /// Reads a WAV file of any rate and channel count, converted to 16 kHz mono. A file cut short
+    /// is played as far as it goes and `report` is told how much is missing.
+    public convenience init(contentsOf url: URL, realTime: Bool = false, echo: Double = 0,
+                            report: (String) -> Void = { _ in }) throws {
+        let (clip, cutShort) = try WAVFile.readNotingDamage(contentsOf: url)
+        if let cutShort { report("\(url.lastPathComponent): \(cutShort)") }
         try self.init(samples: clip.pipelineSamples(), name: url.lastPathComponent, realTime: realTime, echo: echo)
     }
 

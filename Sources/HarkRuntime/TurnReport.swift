@@ -48,6 +48,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public var handled: Bool = false
     /// What went wrong underneath (a handler that failed), for logs.
     public var problem: String?
+    /// What was wrong with the recording but did not stop it being heard (a WAV file cut short).
+    public var warnings: [String] = []
     public var timings: Timings
 
     /// One line of JSON with sorted keys, so output is stable for scripts.

@@ -118,7 +118,8 @@ struct Listen: AsyncParsableCommand {
             let assistant = try await Assistant.start(configuration)
             for problem in assistant.startupProblems { logger.warning("\(problem)") }
 
-            let source: any LiveAudioSource = try input.map { try RecordingSource(contentsOf: URL(fileURLWithPath: $0), realTime: realTime) }
+            let source: any LiveAudioSource = try input.map { try RecordingSource(contentsOf: URL(fileURLWithPath: $0), realTime: realTime,
+                                                                                    report: { logger.warning("\($0)") }) }
                 ?? CaptureSource(PCMDeviceSpec(name: inputDevice ?? PCMDeviceSpec.default.name), report: { logger.warning("\($0)") })
             // A recording is answered silently unless a device is named; the microphone is answered aloud.
             let device: (any LiveAudioSink)? = input == nil || outputDevice != nil

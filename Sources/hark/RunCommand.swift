@@ -55,6 +55,7 @@ struct Run: AsyncParsableCommand {
         for path in recordings {
             do {
                 let (report, reply) = try await assistant.answer(recordingAt: URL(fileURLWithPath: path))
+                for warning in report.warnings { printError("hark: warning: \(warning)") }
                 print(json ? try report.jsonLine() : report.humanReadable())
                 try player.deliver(reply, for: path, quiet: json)
             } catch {

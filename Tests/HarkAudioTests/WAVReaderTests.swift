@@ -94,13 +94,36 @@ import HarkTestSupport
         expectError(.empty, simple(data: []).bytes(), mentioning: "no samples")
     }
 
+    /// A file whose data chunk declares more than the file holds was cut short: its whole frames
+    /// are decoded and the damage is said, with how much is missing.
+    @Test func aCutShortFileIsDecodedAsFarAsItGoesAndSaysSo() throws {
+        let folder = try temporaryDirectory()
+        let frames = [UInt8](repeating: 0, count: 16_000 * 2) + Self.pcm16   // one second, then two samples
+        var wav = simple(data: frames)
+        let whole = wav.bytes()
+        let cut = folder.appendingPathComponent("cut.wav")
+        try Data(whole.prefix(whole.count - 3)).write(to: cut)   // the last sample and half of the one before
+        let (clip, cutShort) = try WAVFile.readNotingDamage(contentsOf: cut)
+        #expect(clip.frameCount == 16_000)
+        let message = try #require(cutShort)
+        #expect(message.contains("declares \(frames.count) bytes, the file holds \(frames.count - 3)"), "\(message)")
+        #expect(message.contains("1.00 s there"), "\(message)")
+        // A whole file, and a streamed one (size 0xFFFFFFFF), are not damaged.
+        let fine = folder.appendingPathComponent("fine.wav")
+        try Data(whole).write(to: fine)
+        #expect(try WAVFile.readNotingDamage(contentsOf: fine).cutShort == nil)
+        wav = simple(data: frames)
+        try Data(wav.bytes(dataSizeOverride: 0xFFFF_FFFF)).write(to: fine)
+        #expect(try WAVFile.readNotingDamage(contentsOf: fine).cutShort == nil)
+    }
+
     @Test func truncatedHeaderOrFrame() {
         let full = simple().bytes()
         expectError(.truncated, Array(full.prefix(3)))
         expectError(.truncated, Array(full.prefix(12)))
         expectError(.truncated, Array(full.prefix(20)))    // inside fmt
         expectError(.truncated, Array(full.prefix(38)))    // inside the data chunk header
-        expectError(.truncated, Array(full.prefix(45)))    // data cut mid-sample
+        expectError(.truncated, Array(full.prefix(45)), mentioning: "first sample frame")    // data cut mid-sample
         var stereo = WAVBuilder()
         stereo.add("fmt ", WAVBuilder.fmt(tag: 1, channels: 2, rate: 8000, bits: 16))
         stereo.add("data", Self.pcm16 + [0, 0])             // a frame and a half

@@ -130,6 +130,23 @@ import Testing
         #expect((figures["peakResidentMegabytes"] as? Double ?? 0) > 10)
     }
 
+    /// A recording cut short (its header promises more than the file holds) is still heard, and
+    /// the run warns that part of it is missing.
+    @Test func runWarnsAboutACutShortRecordingAndHearsWhatIsThere() throws {
+        let directory = try temporaryDirectory()
+        let whole = try Data(contentsOf: Fixtures.audio("home-en/what_time_is_it.wav"))
+        let cut = directory.appendingPathComponent("cut.wav")
+        try whole.prefix(whole.count * 9 / 10).write(to: cut)
+        let outcome = try Self.hark(["run", cut.path, "--apps", "apps", "--reply-out", directory.appendingPathComponent("reply.wav").path])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.errors.contains("hark: warning: cut.wav: cut short: its data chunk declares"), "\(outcome.errors)")
+        #expect(outcome.errors.contains("s missing)"))
+        #expect(outcome.output.contains("GetTime"))
+        let fine = try Self.hark(["run", "audio-fixtures/home-en/what_time_is_it.wav", "--apps", "apps",
+                                  "--reply-out", directory.appendingPathComponent("reply2.wav").path])
+        #expect(!fine.errors.contains("cut short"))
+    }
+
     @Test func benchCountsOutsideSpeechAsFalseAcceptancesOnlyWhenAccepted() throws {
         let directory = try temporaryDirectory()
         for name in ["outside.the_quick_brown_fox.awb", "outside.open_the_front_door.slt", "tell_me_the_time.kal16"] {
