@@ -9,6 +9,8 @@ struct ManifestReader {
     private let file: String
     private var problems: [ManifestError.Problem] = []
     private var warnings: [ManifestError.Problem] = []
+    /// The app's names, what `<app>` in a phrase stands for (see `phrase`).
+    private var appNames: [String] = []
 
     init(file: String) {
         self.file = file
@@ -47,6 +49,7 @@ struct ManifestReader {
                                  "shortcuts", "suggestions", "vocabulary", "handler"])
         let name = requiredString(top, "name", at: root) ?? identifier
         let alternativeNames = stringList(top["alternativeNames"]) ?? []
+        appNames = [name] + alternativeNames
         var types: [String: EnumeratedType] = [:]
         if let typesNode = top["types"], let mapping = mapping(typesNode, what: "types") {
             for (key, value) in mapping {
@@ -216,7 +219,7 @@ struct ManifestReader {
             return nil
         }
         do {
-            let template = try PhraseTemplate(source)
+            let template = try PhraseTemplate(withAppNames(source, parameters: parameters))
             for reference in template.parameterNames {
                 guard let parameter = parameters.first(where: { $0.name == reference }) else {
                     problem(at: item, "phrase \"\(source)\" names <\(reference)>, which is not a parameter of \(owner)")
@@ -232,6 +235,17 @@ struct ManifestReader {
             return nil
         }
     }
+
+    /// `<app>` in a phrase is any of the app's names, as Siri's App Shortcuts say
+    /// `\(.applicationName)`: "order my usual from <app>" is also "order my usual from the cafe"
+    /// when the cafe is one of its names. An intent's own parameter called `app` keeps the name.
+    private func withAppNames(_ source: String, parameters: [ParameterDefinition]) -> String {
+        guard source.contains(Self.appPlaceholder), !parameters.contains(where: { $0.name == "app" }) else { return source }
+        let spoken = appNames.map { Grammar.words(of: $0).joined(separator: " ") }.filter { !$0.isEmpty }
+        return source.replacingOccurrences(of: Self.appPlaceholder, with: "(" + spoken.joined(separator: " | ") + ")")
+    }
+
+    static let appPlaceholder = "<app>"
 
     private mutating func parameter(_ name: String, _ node: Node, types: [String: EnumeratedType],
                                     earlier: [ParameterDefinition]) -> ParameterDefinition? {

@@ -168,6 +168,25 @@ import Testing
         """
     }
 
+    /// `<app>` is any of the app's names, so a shortcut says the app however it is called.
+    @Test func appInAPhraseIsAnyOfTheAppsNames() throws {
+        let app = try AppCatalog.manifest(yaml: """
+            name: Corner Cafe
+            alternativeNames: [the cafe]
+            intents:
+              OrderCoffee:
+                phrases: [order a coffee from <app>]
+                responses: {success: ok}
+            shortcuts:
+              - {phrase: order my usual at <app>, intent: OrderCoffee}
+
+            """, identifier: "cafe")
+        let sentences = PhraseExpansion.sentences(of: app.shortcuts[0].phrase)?.map { $0.joined(separator: " ") }
+        #expect(Set(sentences ?? []) == ["order my usual at corner cafe", "order my usual at the cafe"])
+        let ordered = PhraseExpansion.sentences(of: app.intents[0].phrases[0])?.map { $0.joined(separator: " ") }
+        #expect(Set(ordered ?? []) == ["order a coffee from corner cafe", "order a coffee from the cafe"])
+    }
+
     @Test func refusesAShortcutThatDoesNotNameTheApp() {
         Self.expectProblem(Self.shortcuts("  - {phrase: 'start [<kind>] meditation', intent: StartMeditation}"),
                            "must say the app's name")

@@ -29,7 +29,10 @@ import Testing
         #expect(Self.check.refusals("Soup Time") == [.takenByShortcut("soup time")])
         #expect(Self.check.refusals("turn on the garage light") == [.takenByApp(app: "Home", phrase: "turn <state> [the] <name>")])
         #expect(Self.check.refusals("order my usual at corner cafe")
-                == [.takenByApp(app: "Corner Cafe", phrase: "order my usual (from | at) corner cafe")])
+                == [.takenByApp(app: "Corner Cafe", phrase: "order my usual (from | at) (corner cafe | the cafe)")])
+        // <app> in the phrase is any of the app's names.
+        #expect(Self.check.refusals("order my usual from the cafe")
+                == [.takenByApp(app: "Corner Cafe", phrase: "order my usual (from | at) (corner cafe | the cafe)")])
     }
 
     @Test func aShortcutKeepsItsOwnPhraseWhenEdited() {
