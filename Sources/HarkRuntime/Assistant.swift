@@ -109,6 +109,8 @@ public final class Assistant: Sendable {
         let problems = refused.map { "app left out: \($0)" } + (await engine.refreshDynamicOptions())
         if let store {
             engine.setPersonalShortcuts(try store.shortcuts())
+            // What was familiar before a restart stays familiar: the donations are the history of use.
+            engine.memory = UsageMemory(replaying: try store.donations(), familiarAfter: engine.memory.familiarAfter)
             var shortcuts = StoredShortcuts(store: store, catalog: engine.catalog)
             shortcuts.donates = configuration.donates
             engine.shortcutsService = shortcuts

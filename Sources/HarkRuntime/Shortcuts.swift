@@ -146,3 +146,17 @@ public enum DictionaryWords {
         return words.filter(wanted.contains)
     }
 }
+
+extension UsageMemory {
+    /// The memory of how a person used each intent, rebuilt from their donations in the order
+    /// they were made (`ShortcutStore.donations` gives them by date):
+    /// each carried-out intent was donated as it was remembered, so an app that had become
+    /// familiar (and was no longer named in replies) stays so after a restart, and the values
+    /// chosen last are offered again. Forgetting donations forgets this too.
+    public init(replaying donations: [Donation], familiarAfter: Int) {
+        self.init(familiarAfter: familiarAfter)
+        for donation in donations {
+            recordUse("\(donation.app).\(donation.intent)", values: donation.values)
+        }
+    }
+}

@@ -38,6 +38,27 @@ import Testing
         #expect(donations.first?.values["state"]?.identifier == "on")
     }
 
+    /// An app becomes familiar with use and is no longer named in replies; that survives a
+    /// restart, because the history of use is kept with the donations.
+    @Test func anAppFamiliarBeforeARestartIsStillFamiliarAfterIt() async throws {
+        let setup = try Self.setup()
+        var (engine, _) = try await Assistant.dialogueEngine(setup.configuration)
+        var replies: [String] = []
+        for _ in 0..<3 { replies.append(await engine.respond(to: .text("what time is it")).speech) }
+        #expect(replies[0].hasPrefix("Home: "), "\(replies)")
+        #expect(!replies[2].hasPrefix("Home: "), "\(replies)")
+        // Another process on the same database: still familiar, and the other apps still are not.
+        var (restarted, _) = try await Assistant.dialogueEngine(setup.configuration)
+        let again = await restarted.respond(to: .text("what time is it")).speech
+        #expect(!again.hasPrefix("Home: ") && again.contains("It's"), "\(again)")
+        let soup = await restarted.respond(to: .text("order soup")).speech
+        #expect(soup.hasPrefix("Soup Shack: ") || soup.contains("Soup Shack"), "\(soup)")
+        // With its donations forgotten, so is the familiarity.
+        try setup.store.deleteDonations(DonationFilter(app: "home"))
+        var forgetting = try await Assistant.dialogueEngine(setup.configuration).0
+        #expect(await forgetting.respond(to: .text("what time is it")).speech.hasPrefix("Home: "))
+    }
+
     /// Chirp's handler program says a contact is gone in its options reply; Hark forgets the donations about it.
     @Test func aHandlerProgramDeletesDonationsThroughTheProtocol() async throws {
         let setup = try Self.setup()
