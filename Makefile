@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test build release bench bench-live bench-wake bench-real install uninstall deps clean help
+.PHONY: run test build release bench bench-live bench-wake bench-real soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -29,6 +29,7 @@ help:
 	@echo "make corpus — synthesise the labelled recogniser corpus into bench-out/corpus (a few minutes)"
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
+	@echo "make soak — ten thousand requests in one process: memory at 1,000 and 10,000"
 	@echo "make install — install hark, its apps and a systemd service (PREFIX=$(PREFIX))"
 
 # Installs only what is missing, so repeated runs cost a dpkg query, not an apt-get.
@@ -127,6 +128,13 @@ bench-real: release
 	@[ -d bench-out/real/snr20-click ] || python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
 	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
 	    --json bench-out/real.json
+
+# Ten thousand requests answered in one process (the committed recordings, over and over: decoded,
+# carried out, answered in speech, donated to a scratch database), with memory at 1,000 and 10,000.
+soak: release
+	@mkdir -p bench-out
+	$(RELEASE_HARK) bench-soak audio-fixtures/home-en audio-fixtures/synthetic --apps apps \
+	    --utterances 10000 --checkpoints 100,1000,5000 --json bench-out/soak.json
 
 # Installs hark, the bundled apps and models, a settings file (kept if one exists), the folder
 # for the owner's apps (/etc/hark/apps: loaded beside the bundled apps, never emptied) and the

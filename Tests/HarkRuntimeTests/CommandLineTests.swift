@@ -147,6 +147,22 @@ import Testing
         #expect(!fine.errors.contains("cut short"))
     }
 
+    /// The soak answers every utterance asked for, with speech, and reports memory at each
+    /// checkpoint and at the end.
+    @Test func benchSoakAnswersEveryUtteranceAndReportsMemoryAtEachCheckpoint() throws {
+        let json = try temporaryDirectory().appendingPathComponent("soak.json")
+        let outcome = try Self.hark(["bench-soak", "audio-fixtures/home-en", "--apps", "apps", "--utterances", "12",
+                                     "--checkpoints", "5,10", "--json", json.path])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.contains("10 recordings, 12 utterances"), "\(outcome.output)")
+        #expect(outcome.output.contains("understood 12 of 12, 12 replies spoken"), "\(outcome.output)")
+        let checkpoints = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [[String: Any]])
+        #expect(checkpoints.compactMap { $0["utterances"] as? Int } == [5, 10, 12])
+        #expect(checkpoints.allSatisfy { ($0["residentMegabytes"] as? Double ?? 0) > 10 })
+        let bad = try Self.hark(["bench-soak", "audio-fixtures/home-en", "--checkpoints", "5,x"])
+        #expect(bad.status == 64 && bad.errors.contains("--checkpoints takes positive whole numbers"), "\(bad.errors)")
+    }
+
     @Test func benchCountsOutsideSpeechAsFalseAcceptancesOnlyWhenAccepted() throws {
         let directory = try temporaryDirectory()
         for name in ["outside.the_quick_brown_fox.awb", "outside.open_the_front_door.slt", "tell_me_the_time.kal16"] {
