@@ -27,7 +27,7 @@ public struct HarkConfigFile: Sendable, Equatable {
     public static let keys: [(key: String, meaning: String)] = [
         ("input_device", "ALSA capture device (default: default)"),
         ("output_device", "ALSA playback device (default: default)"),
-        ("apps", "folder of installed apps"),
+        ("apps", "folder of bundled apps (the owner's in /etc/hark/apps and ~/.config/hark/apps load too)"),
         ("wake_phrase", "words that wake Hark (default: jarvis)"),
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
