@@ -80,4 +80,32 @@ import Testing
         #expect(replaced.output.contains("It is time for tea."), "\(replaced.output)")
         #expect(!replaced.output.contains("ChangeLightState"), "\(replaced.output)")
     }
+
+    /// Rhasspy's grammar for the home-en recordings, imported: the app Hark writes understands
+    /// every recording exactly as the sidecar (and the hand-written apps/home) does.
+    @Test func anAppImportedFromRhasspyUnderstandsTheRecordingsItsGrammarWasMadeFor() throws {
+        let folder = try temporaryDirectory().appendingPathComponent("rhasspy_home")
+        let imported = try CommandLineTests.hark(["import", "rhasspy", "audio-fixtures/home-en/rhasspy/sentences.ini",
+                                                  "--out", folder.path, "--name", "Rhasspy Home"])
+        #expect(imported.status == 0, "\(imported.output)\(imported.errors)")
+        #expect(imported.output.contains("5 intents, 9 phrases; 0 notes"), "\(imported.output)")
+        let recordings = EndToEndTests.realVoices
+        #expect(recordings.count == 10)
+        let run = try CommandLineTests.hark(["run", "--apps", folder.path, "--json",
+                                             "--reply-out", folder.appendingPathComponent("replies").path]
+                                            + recordings.map { "audio-fixtures/\($0)" })
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == recordings.count)
+        for line in lines {
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let name = try #require(report["recording"] as? String)
+            let sidecar = try Sidecar.read(Fixtures.audio("home-en/" + name).deletingPathExtension().appendingPathExtension("json"))
+            #expect(report["intent"] as? String == sidecar.intent?.name, "\(name): \(line)")
+            #expect(report["slots"] as? [String: String] == sidecar.slots, "\(name): \(line)")
+        }
+        // Importing again over it is refused unless asked.
+        let again = try CommandLineTests.hark(["import", "rhasspy", "audio-fixtures/home-en/rhasspy/sentences.ini", "--out", folder.path])
+        #expect(again.status == 64 && again.errors.contains("pass --force"), "\(again.errors)")
+    }
 }

@@ -1,0 +1,252 @@
+public import Foundation
+import HarkGrammar
+import HarkIntents
+
+/// Turns Rhasspy's sentences.ini (and its slots folder) into a Hark app: each section an intent,
+/// each sentence a phrase, each tagged part a parameter whose values are the words it can be
+/// said with, rules and slot lists written out in place. What cannot be carried over is
+/// reported by line, never dropped in silence.
+public struct RhasspyImporter {
+    public struct Result: Sendable {
+        /// The app, ready for `AppYAML.text`.
+        public var app: ImportedApp
+        /// "sentences.ini:12: …" lines: what was left out or changed, and why.
+        public var report: [String]
+    }
+
+    /// Most values one tagged part may stand for, and most words a number range may be said with.
+    static let maximumValues = 1_000
+
+    let file: String
+    let sentences: RhasspySentences
+    /// Slot name → the lines of its file in the slots folder.
+    let slots: [String: [String]]
+    private var report: [String] = []
+
+    public init(file: String, text: String, slots: [String: [String]]) {
+        self.file = file
+        self.sentences = RhasspySentences(text: text)
+        self.slots = slots
+    }
+
+    /// Reads a slots folder: each file is a list, one value (a template) a line.
+    public static func readSlots(in folder: URL) throws -> [String: [String]] {
+        var slots: [String: [String]] = [:]
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        for name in names where !name.hasPrefix(".") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            slots[name] = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        return slots
+    }
+
+    public mutating func makeApp(name: String) -> Result {
+        report = sentences.notes.map { "\(file):\($0)" }
+        var app = ImportedApp(name: name, description: "Imported from Rhasspy's \((file as NSString).lastPathComponent).")
+        for section in sentences.sections {
+            var intent = ImportedApp.Intent(name: Self.intentName(section.intent), title: section.intent)
+            if intent.name != section.intent {
+                note(section.line, "intent \(section.intent) is named \(intent.name) (Hark's intents are VerbNoun in UpperCamelCase)")
+            }
+            for sentence in section.sentences {
+                var writer = PhraseWriter(section: section, all: sentences.sections, slots: slots, line: sentence.line)
+                let phrase = writer.phrase(sentence.expression)
+                for message in writer.notes { note(sentence.line, message) }
+                guard writer.isUsable else { continue }
+                for (parameter, values) in writer.parameters {
+                    intent.add(parameter: parameter, values: values)
+                }
+                if !intent.phrases.contains(phrase) { intent.phrases.append(phrase) }
+            }
+            if intent.phrases.isEmpty {
+                note(section.line, "intent \(section.intent) has no sentence that could be carried over, left out")
+                continue
+            }
+            app.intents.append(intent)
+        }
+        app.assignTypes()
+        return Result(app: app, report: report)
+    }
+
+    private mutating func note(_ line: Int, _ text: String) {
+        report.append("\(file):\(line): \(text)")
+    }
+
+    /// "lights_on" → "LightsOn", "GetTime" kept; a one-word name gets a verb ("Timer" → "DoTimer").
+    static func intentName(_ name: String) -> String {
+        let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        var joined = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        if joined.first?.isNumber ?? true { joined = "Intent" + joined }
+        if !joined.dropFirst().contains(where: \.isUppercase) { joined = "Do" + joined }
+        return joined
+    }
+}
+
+/// Writes one Rhasspy template as a Hark phrase, collecting its parameters' values.
+struct PhraseWriter {
+    let section: RhasspySentences.Section
+    let all: [RhasspySentences.Section]
+    let slots: [String: [String]]
+    let line: Int
+    private(set) var parameters: [(String, [ImportedApp.Value])] = []
+    private(set) var notes: [String] = []
+    private(set) var isUsable = true
+    private var rulesInUse: [String] = []
+
+    init(section: RhasspySentences.Section, all: [RhasspySentences.Section], slots: [String: [String]], line: Int) {
+        self.section = section
+        self.all = all
+        self.slots = slots
+        self.line = line
+    }
+
+    mutating func phrase(_ expression: RhasspySentences.Expression) -> String {
+        write(expression)
+    }
+
+    private mutating func refuse(_ message: String) {
+        notes.append(message)
+        isUsable = false
+    }
+
+    private mutating func write(_ expression: RhasspySentences.Expression) -> String {
+        switch expression {
+        case .word(let word, _):
+            return spoken(word)
+        case .sequence(let parts):
+            return parts.map { write($0) }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .alternatives(let options):
+            // The same slot in every branch ("(lamp {name}) | (light {name})") is one parameter.
+            var written: [String] = []
+            for option in options {
+                let text = write(option)
+                if !written.contains(text) { written.append(text) }
+            }
+            return written.count == 1 ? written[0] : "(" + written.joined(separator: " | ") + ")"
+        case .optional(let inner):
+            return "[" + write(inner) + "]"
+        case .substituted(let inner, _):
+            return write(inner)
+        case .rule(let name):
+            guard let body = rule(named: name) else { return "" }
+            defer { rulesInUse.removeLast() }
+            return write(body)
+        case .slotList(let name):
+            guard let lines = slotLines(name) else { return "" }
+            return "(" + lines.map { write($0) }.joined(separator: " | ") + ")"
+        case .numberRange(let low, let high, let step):
+            let words = stride(from: low, through: high, by: step).compactMap { NumberWords.spoken($0) }
+            guard words.count <= RhasspyImporter.maximumValues else {
+                refuse("the range \(low)..\(high) has more than \(RhasspyImporter.maximumValues) numbers; the sentence is left out")
+                return ""
+            }
+            return "(" + words.joined(separator: " | ") + ")"
+        case .tagged(let inner, let name, let fixed):
+            var values = enumerate(inner)
+            if let fixed { values = values.map { ImportedApp.Value(spoken: $0.spoken, id: fixed) } }
+            guard !values.isEmpty else {
+                refuse("{\(name)} can be said no way that could be carried over; the sentence is left out")
+                return ""
+            }
+            if let index = parameters.firstIndex(where: { $0.0 == name }) {
+                parameters[index].1 += values.filter { value in !parameters[index].1.contains { $0.spoken == value.spoken } }
+            } else {
+                parameters.append((name, values))
+            }
+            return "<\(name)>"
+        }
+    }
+
+    /// A word as a Hark phrase can hold it: lower case, letters, digits, apostrophes, hyphens
+    /// and dots only (the recogniser's dictionary spells words so).
+    private mutating func spoken(_ word: String) -> String {
+        let kept = String(word.lowercased().filter { $0.isLetter || $0.isNumber || "'-.".contains($0) })
+        if kept != word.lowercased() {
+            notes.append(kept.isEmpty ? "\"\(word)\" has no letters to say, left out" : "\"\(word)\" is said as \"\(kept)\"")
+        }
+        return kept
+    }
+
+    private mutating func rule(named name: String) -> RhasspySentences.Expression? {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        let owner = parts.count == 2 ? all.first(where: { $0.intent == parts[0] }) : section
+        let ruleName = parts.count == 2 ? parts[1] : name
+        guard let body = owner?.rules[ruleName] else {
+            refuse("<\(name)> names no rule; the sentence is left out")
+            return nil
+        }
+        guard !rulesInUse.contains(name) else {
+            refuse("<\(name)> refers to itself; the sentence is left out")
+            return nil
+        }
+        rulesInUse.append(name)
+        return body.expression
+    }
+
+    private mutating func slotLines(_ name: String) -> [RhasspySentences.Expression]? {
+        guard let lines = slots[name] else {
+            refuse("$\(name) has no file in the slots folder; the sentence is left out")
+            return nil
+        }
+        var expressions: [RhasspySentences.Expression] = []
+        for text in lines {
+            do {
+                expressions.append(try RhasspySentences.expression(text))
+            } catch {
+                notes.append("slot \(name)'s line \"\(text)\": \(error.reason), left out")
+            }
+        }
+        return expressions
+    }
+
+    /// Every way a tagged part can be said: its words, and the value they stand for (the
+    /// substitutes where the template gives them, else the words).
+    private mutating func enumerate(_ expression: RhasspySentences.Expression) -> [ImportedApp.Value] {
+        var ways: [(spoken: [String], value: [String])] = [([], [])]
+        func join(_ next: [(spoken: [String], value: [String])], into current: inout [(spoken: [String], value: [String])]) {
+            current = current.flatMap { head in next.map { (head.spoken + $0.spoken, head.value + $0.value) } }
+        }
+        func walk(_ expression: RhasspySentences.Expression) -> [(spoken: [String], value: [String])] {
+            switch expression {
+            case .word(let word, let substitute):
+                let said = spoken(word)
+                guard !said.isEmpty else { return [([], [])] }
+                let value = substitute.map { $0.isEmpty ? [] : [$0] } ?? [said]
+                return [([said], value)]
+            case .sequence(let parts):
+                var current: [(spoken: [String], value: [String])] = [([], [])]
+                for part in parts { join(walk(part), into: &current) }
+                return current
+            case .alternatives(let options):
+                return options.flatMap { walk($0) }
+            case .optional(let inner):
+                return [([], [])] + walk(inner)
+            case .substituted(let inner, let substitute):
+                return walk(inner).map { ($0.spoken, substitute.isEmpty ? [] : [substitute]) }
+            case .rule(let name):
+                guard let body = rule(named: name) else { return [] }
+                defer { rulesInUse.removeLast() }
+                return walk(body)
+            case .slotList(let name):
+                return (slotLines(name) ?? []).flatMap { walk($0) }
+            case .numberRange(let low, let high, let step):
+                return stride(from: low, through: high, by: step).compactMap { number in
+                    NumberWords.spoken(number).map { (Grammar.words(of: $0), [String(number)]) }
+                }
+            case .tagged(let inner, let name, _):
+                notes.append("{\(name)} inside another tagged part is not a parameter of its own: its words are kept in the outer value")
+                return walk(inner)
+            }
+        }
+        join(walk(expression), into: &ways)
+        var seen = Set<[String]>()
+        let values = ways.filter { !$0.spoken.isEmpty && seen.insert($0.spoken).inserted }
+            .map { ImportedApp.Value(spoken: $0.spoken.joined(separator: " "), id: $0.value.joined(separator: " ")) }
+        if values.count > RhasspyImporter.maximumValues {
+            notes.append("a tagged part can be said \(values.count) ways; the first \(RhasspyImporter.maximumValues) are kept")
+            return Array(values.prefix(RhasspyImporter.maximumValues))
+        }
+        return values
+    }
+}

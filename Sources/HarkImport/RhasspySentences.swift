@@ -1,0 +1,259 @@
+import Foundation
+
+/// Rhasspy's sentences.ini, parsed: a section per intent (`[GetTime]`), each with its rules
+/// (`light_name = (lamp | light) {name}`) and its sentences, in Rhasspy's template language:
+/// words, `(a | b)` alternatives, `[optional]` parts, `{tag}` or `{tag:value}` after a part to
+/// make it a slot, `word:substitute` and `(group):substitute`, `<rule>` and `<Intent.rule>`
+/// references, `$slot` lists from the slots folder and `(1..10)` number ranges.
+public struct RhasspySentences: Sendable, Equatable {
+    /// One part of a template.
+    public indirect enum Expression: Sendable, Equatable {
+        /// A spoken word and what it stands for in the intent's text (nil: itself, "": nothing).
+        case word(String, substitute: String?)
+        case sequence([Expression])
+        case alternatives([Expression])
+        case optional(Expression)
+        /// A part whose words are the value of the slot `name` (`value` fixes it instead).
+        case tagged(Expression, name: String, value: String?)
+        /// `<rule>` or `<Intent.rule>`.
+        case rule(String)
+        /// `$name`: the lines of the slots folder's file `name`.
+        case slotList(String)
+        case numberRange(Int, Int, step: Int)
+        /// A group's words stand for `substitute` in the intent's text.
+        case substituted(Expression, substitute: String)
+    }
+
+    public struct Line: Sendable, Equatable {
+        public var expression: Expression
+        public var line: Int
+    }
+
+    public struct Section: Sendable, Equatable {
+        public var intent: String
+        public var line: Int
+        public var rules: [String: Line] = [:]
+        public var sentences: [Line] = []
+    }
+
+    /// A line that could not be read, or a part the reader left out, with its line number.
+    public struct Note: Sendable, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var text: String
+        public var description: String { "\(line): \(text)" }
+    }
+
+    public var sections: [Section] = []
+    public var notes: [Note] = []
+
+    public init(text: String) {
+        var current: Section?
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("[") && line.hasSuffix("]") && !line.dropFirst().contains("[") {
+                if let current { sections.append(current) }
+                current = Section(intent: String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces), line: number)
+                continue
+            }
+            guard current != nil else {
+                notes.append(Note(line: number, text: "a sentence before any [Intent] section, left out"))
+                continue
+            }
+            var body = Substring(line)
+            var ruleName: String?
+            if let equals = line.firstIndex(of: "="), Self.isRuleName(line[..<equals].trimmingCharacters(in: .whitespaces)) {
+                ruleName = line[..<equals].trimmingCharacters(in: .whitespaces)
+                body = line[line.index(after: equals)...]
+            }
+            var parser = TemplateReader(Array(body))
+            do {
+                let expression = try parser.read()
+                for warning in parser.warnings { notes.append(Note(line: number, text: warning)) }
+                if let ruleName {
+                    current?.rules[ruleName] = Line(expression: expression, line: number)
+                } else {
+                    current?.sentences.append(Line(expression: expression, line: number))
+                }
+            } catch {
+                notes.append(Note(line: number, text: "\(error.reason), left out: \(line)"))
+            }
+        }
+        if let current { sections.append(current) }
+    }
+
+    /// Reads one template (a sentence, a rule's body or a slot file's line) on its own.
+    public static func expression(_ text: String) throws(TemplateReader.Failure) -> Expression {
+        var parser = TemplateReader(Array(text))
+        return try parser.read()
+    }
+
+    static func isRuleName(_ name: String) -> Bool {
+        !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+}
+
+/// The reader of one template line of Rhasspy's language.
+public struct TemplateReader {
+    public struct Failure: Error, Equatable { public var reason: String }
+
+    private let characters: [Character]
+    private var position = 0
+    /// Parts read but not carried (converters such as `!int`).
+    private(set) var warnings: [String] = []
+
+    init(_ characters: [Character]) {
+        self.characters = characters
+    }
+
+    mutating func read() throws(Failure) -> RhasspySentences.Expression {
+        let expression = try alternatives(until: nil)
+        skipSpaces()
+        guard position == characters.count else { throw Failure(reason: "unexpected \"\(characters[position])\"") }
+        return expression
+    }
+
+    private var peek: Character? { position < characters.count ? characters[position] : nil }
+
+    private mutating func skipSpaces() {
+        while let character = peek, character.isWhitespace { position += 1 }
+    }
+
+    private mutating func alternatives(until closing: Character?) throws(Failure) -> RhasspySentences.Expression {
+        var options: [RhasspySentences.Expression] = []
+        var parts: [RhasspySentences.Expression] = []
+        while true {
+            skipSpaces()
+            guard let character = peek else {
+                if let closing { throw Failure(reason: "missing \"\(closing)\"") }
+                break
+            }
+            if character == closing { break }
+            if character == "|" {
+                position += 1
+                options.append(Self.sequence(parts))
+                parts = []
+                continue
+            }
+            if character == ")" || character == "]" { throw Failure(reason: "unmatched \"\(character)\"") }
+            parts.append(try part())
+        }
+        options.append(Self.sequence(parts))
+        return options.count == 1 ? options[0] : .alternatives(options)
+    }
+
+    private static func sequence(_ parts: [RhasspySentences.Expression]) -> RhasspySentences.Expression {
+        parts.count == 1 ? parts[0] : .sequence(parts)
+    }
+
+    /// One word, group, optional, reference or list, with what follows it (`:sub`, `{tag}`, `!converter`).
+    private mutating func part() throws(Failure) -> RhasspySentences.Expression {
+        var expression: RhasspySentences.Expression
+        switch peek {
+        case "(":
+            position += 1
+            let start = position
+            if let range = numberRange() {
+                expression = range
+            } else {
+                position = start
+                expression = try alternatives(until: ")")
+                position += 1
+            }
+            if peek == ":" {
+                position += 1
+                expression = .substituted(expression, substitute: token())
+            }
+        case "[":
+            position += 1
+            expression = .optional(try alternatives(until: "]"))
+            position += 1
+        case "<":
+            position += 1
+            let name = token(stoppingAt: ">")
+            guard peek == ">" else { throw Failure(reason: "missing \">\" after <\(name)") }
+            position += 1
+            expression = .rule(name)
+        case "$":
+            position += 1
+            let name = token()
+            guard !name.isEmpty else { throw Failure(reason: "a $ without a slot name") }
+            expression = .slotList(name)
+        default:
+            let text = token()
+            guard !text.isEmpty else { throw Failure(reason: "unexpected \"\(peek.map(String.init) ?? "end")\"") }
+            if let colon = text.firstIndex(of: ":") {
+                expression = .word(String(text[..<colon]), substitute: String(text[text.index(after: colon)...]))
+            } else {
+                expression = .word(text, substitute: nil)
+            }
+        }
+        skipConverters()
+        // A tag may stand apart from what it tags: "(on | off) {state}".
+        skipSpaces()
+        while peek == "{" {
+            position += 1
+            let inside = token(stoppingAt: "}")
+            guard peek == "}" else { throw Failure(reason: "missing \"}\" after {\(inside)") }
+            position += 1
+            var name = Substring(inside), value: String?
+            if let bang = name.firstIndex(of: "!") {
+                warnings.append("converter \"\(name[bang...])\" on {\(name[..<bang])} is not carried over: values are kept as words")
+                name = name[..<bang]
+            }
+            if let colon = name.firstIndex(of: ":") {
+                value = String(name[name.index(after: colon)...])
+                name = name[..<colon]
+            }
+            expression = .tagged(expression, name: String(name), value: value)
+            skipConverters()
+            skipSpaces()
+        }
+        return expression
+    }
+
+    /// `!int` and the like after a part: noted and skipped.
+    private mutating func skipConverters() {
+        while peek == "!" {
+            position += 1
+            let converter = token()
+            warnings.append("converter \"!\(converter)\" is not carried over: values are kept as words")
+        }
+    }
+
+    /// `1..10` or `1..100,5` followed by `)`, the opening parenthesis already read.
+    private mutating func numberRange() -> RhasspySentences.Expression? {
+        var text = ""
+        while let character = peek, character != ")" {
+            text.append(character)
+            position += 1
+        }
+        guard peek == ")" else { return nil }
+        let pieces = text.replacingOccurrences(of: " ", with: "").split(separator: ",")
+        let bounds = pieces.first?.components(separatedBy: "..") ?? []
+        guard bounds.count == 2, let low = Int(bounds[0]), let high = Int(bounds[1]), low <= high else { return nil }
+        let step = pieces.count > 1 ? Int(pieces[1]) : 1
+        guard let step, step > 0, pieces.count <= 2 else { return nil }
+        position += 1
+        return .numberRange(low, high, step: step)
+    }
+
+    /// Characters up to a space or a character of the language's own.
+    private mutating func token(stoppingAt stop: Character? = nil) -> String {
+        var text = ""
+        while let character = peek, !character.isWhitespace, !"()[]|{}<>!$".contains(character) || character == stop {
+            if character == stop { break }
+            text.append(character)
+            position += 1
+        }
+        if let stop {
+            // A name inside <…> or {…} may hold characters the language uses elsewhere.
+            while let character = peek, character != stop, !character.isWhitespace {
+                text.append(character)
+                position += 1
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HarkGrammar
+import HarkImport
+import HarkIntents
+import Testing
+
+/// Rhasspy's template language, construct by construct, into Hark phrases and parameters.
+@Suite struct RhasspyImporterTests {
+    static func importApp(_ text: String, slots: [String: [String]] = [:]) -> RhasspyImporter.Result {
+        var importer = RhasspyImporter(file: "sentences.ini", text: text, slots: slots)
+        return importer.makeApp(name: "Test Home")
+    }
+
+    static func values(_ result: RhasspyImporter.Result, _ intent: String, _ parameter: String) -> [String] {
+        let found = result.app.intents.first { $0.name == intent }?.parameters.first { $0.name == parameter }
+        return found?.values.map { $0.spoken == $0.id ? $0.spoken : "\($0.spoken)=\($0.id)" } ?? []
+    }
+
+    @Test func sectionsSentencesOptionalsAndAlternatives() {
+        let result = Self.importApp("""
+            # a comment
+            [GetTime]
+            what time is it
+            tell me the [current] time
+
+            [GetTemperature]
+            how (hot | cold) is it
+            """)
+        #expect(result.report.isEmpty, "\(result.report)")
+        #expect(result.app.intents.map(\.name) == ["GetTime", "GetTemperature"])
+        #expect(result.app.intents[0].phrases == ["what time is it", "tell me the [current] time"])
+        #expect(result.app.intents[1].phrases == ["how (hot | cold) is it"])
+    }
+
+    @Test func tagsRulesAcrossSectionsAndSlotLists() {
+        let result = Self.importApp("""
+            [ChangeLightState]
+            light_name = ((living room lamp | garage light) {name}) | <ChangeLightColor.light_name>
+            light_state = (on | off) {state}
+            turn <light_state> [the] <light_name>
+
+            [ChangeLightColor]
+            light_name = (bedroom light) {name}
+            color = ($color) {color}
+            make [the] <light_name> <color>
+            """, slots: ["color": ["red", "green", "(sky blue | navy):blue"]])
+        #expect(result.report.isEmpty, "\(result.report)")
+        let state = result.app.intents[0]
+        #expect(state.phrases == ["turn <state> [the] <name>"])
+        #expect(Self.values(result, "ChangeLightState", "name") == ["living room lamp", "garage light", "bedroom light"])
+        #expect(Self.values(result, "ChangeLightState", "state") == ["on", "off"])
+        #expect(Self.values(result, "ChangeLightColor", "name") == ["bedroom light"])
+        // A slot file's line with a substitution: the words said, and the value they stand for.
+        #expect(Self.values(result, "ChangeLightColor", "color") == ["red", "green", "sky blue=blue", "navy=blue"])
+        // Two intents' "name" with different values get types of their own.
+        #expect(Set(result.app.types.map(\.name)) == ["State", "Name", "ChangeLightColorName", "Color"])
+    }
+
+    @Test func substitutionsFixedValuesAndNumberRanges() {
+        let result = Self.importApp("""
+            [SetBrightness]
+            set (the lamp):lamp_1 {light} to (1..3) {level} percent
+            set the fan to (high:3 | low:1) {speed}
+            dim [the] (kitchen light){light:kitchen}
+            """)
+        #expect(result.report.isEmpty, "\(result.report)")
+        #expect(result.app.intents[0].phrases == ["set <light> to <level> percent", "set the fan to <speed>",
+                                                  "dim [the] <light>"])
+        #expect(Self.values(result, "SetBrightness", "light") == ["the lamp=lamp_1", "kitchen light=kitchen"])
+        #expect(Self.values(result, "SetBrightness", "level") == ["one=1", "two=2", "three=3"])
+        #expect(Self.values(result, "SetBrightness", "speed") == ["high=3", "low=1"])
+        // An untagged range is said in words.
+        let untagged = Self.importApp("[CountSheep]\ncount (1..3) sheep\n")
+        #expect(untagged.app.intents[0].phrases == ["count (one | two | three) sheep"])
+    }
+
+    @Test func whatCannotBeCarriedOverIsReportedByLine() {
+        let result = Self.importApp("""
+            stray sentence
+            [lights_on]
+            turn on (the light
+            turn on <nowhere>
+            turn on $missing
+            turn on (the lamp){name!upper}
+            """)
+        #expect(result.report.contains("sentences.ini:1: a sentence before any [Intent] section, left out"), "\(result.report)")
+        #expect(result.report.contains { $0.hasPrefix("sentences.ini:3: missing \")\"") }, "\(result.report)")
+        #expect(result.report.contains("sentences.ini:4: <nowhere> names no rule; the sentence is left out"))
+        #expect(result.report.contains("sentences.ini:5: $missing has no file in the slots folder; the sentence is left out"))
+        #expect(result.report.contains { $0.hasPrefix("sentences.ini:6: converter \"!upper\"") })
+        // The intent is renamed to Hark's VerbNoun, and says so.
+        #expect(result.report.contains("sentences.ini:2: intent lights_on is named LightsOn (Hark's intents are VerbNoun in UpperCamelCase)"))
+        #expect(result.app.intents.map(\.name) == ["LightsOn"])
+        #expect(result.app.intents[0].phrases == ["turn on <name>"])
+    }
+
+    /// The written app.yaml is a manifest Hark reads without a problem.
+    @Test func theWrittenAppLoads() throws {
+        let result = Self.importApp("""
+            [ChangeLightState]
+            turn (on | off){state} [the] ((garage | porch) light){name}
+            [GetTime]
+            what "time" is it
+            """)
+        #expect(result.report == ["sentences.ini:4: \"\"time\"\" is said as \"time\""], "\(result.report)")
+        let yaml = AppYAML.text(of: result.app, header: ["test"])
+        let app = try AppCatalog.manifest(yaml: yaml, identifier: "test_home")
+        #expect(app.name == "Test Home")
+        #expect(app.intents.map(\.name) == ["ChangeLightState", "GetTime"])
+        #expect(app.intents[0].parameters.map(\.name) == ["state", "name"])
+        #expect(app.intents[1].phrases.map(\.description) == ["what time is it"])
+    }
+}
