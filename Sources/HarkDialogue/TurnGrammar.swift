@@ -1,5 +1,6 @@
 public import HarkGrammar
 internal import HarkIntents
+internal import HarkNumbers
 
 /// The grammars of the turns of a conversation: what each question accepts,
 /// plus the commands that work everywhere (cancel, repeat, help). Rule tags
@@ -21,8 +22,9 @@ public enum TurnGrammar {
     public static let valueParameter = "value"
     static let valuesKey = "answer.values"
     static let digitsKey = "answer.digits"
-    /// Ordinals people use to pick from a spoken list; the last one is "last".
-    static let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+    /// How many positions of a spoken list can be picked by their ordinal ("the sixth one");
+    /// the last one is also "last".
+    static let ordinalCount = 6
     public static let pinLengths = 4...8
 
     /// The commands of every turn, to add to any grammar.
@@ -53,9 +55,8 @@ public enum TurnGrammar {
     /// "The second one", "the last one", "number two": picking from a list of `count`.
     public static func ordinalRules(count: Int) -> [Grammar.Rule] {
         var rules: [Grammar.Rule] = []
-        for index in 0..<min(count, ordinals.count) {
-            let word = ordinals[index]
-            let number = NumberWords.spoken(index + 1) ?? word
+        for index in 0..<min(count, ordinalCount) {
+            guard let word = NumberWords.ordinal(index + 1), let number = NumberWords.spoken(index + 1) else { continue }
             rules.append(Grammar.Rule(tag: Tag.ordinalPrefix + "\(index)",
                                       template: template("([the] \(word) [one] | number \(number))")))
         }

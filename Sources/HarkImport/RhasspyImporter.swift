@@ -1,6 +1,7 @@
 public import Foundation
 import HarkGrammar
 import HarkIntents
+import HarkNumbers
 
 /// Turns Rhasspy's sentences.ini (and its slots folder) into a Hark app: each section an intent,
 /// each sentence a phrase, each tagged part a parameter whose values are the words it can be

@@ -1,5 +1,6 @@
 public import Foundation
 public import HarkGrammar
+import HarkNumbers
 
 /// How each parameter type is said: the spoken values a grammar listens for,
 /// and the value a run of heard words stands for.

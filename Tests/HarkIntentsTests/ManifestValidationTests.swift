@@ -1,6 +1,7 @@
 import Foundation
 import HarkGrammar
 import HarkIntents
+import HarkNumbers
 import HarkTestSupport
 import Testing
 

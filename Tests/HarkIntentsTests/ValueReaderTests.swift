@@ -1,6 +1,7 @@
 import Foundation
 import HarkGrammar
 import HarkIntents
+import HarkNumbers
 import Testing
 
 /// Numbers, money, durations and dates as people say them, both ways: the
