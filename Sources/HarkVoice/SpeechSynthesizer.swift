@@ -38,15 +38,17 @@ public struct SpeechSynthesizer: Sendable {
         try Espeak.withEngine { () throws(VoiceError) in try Espeak.setVoice(settings.voice) }
     }
 
-    /// The spoken text as mono audio at espeak-ng's own rate (22.05 kHz).
+    /// The spoken text as mono audio at espeak-ng's own rate (22.05 kHz). Prices, times and
+    /// the like are first spelt out as words (`SpeechText`), so every reply is heard as meant.
     public func synthesize(_ text: String) throws(VoiceError) -> AudioClip {
         let settings = settings
-        let markedUp = lexicon.markedUp(text)
+        let spoken = SpeechText.normalised(text)
+        let markedUp = lexicon.markedUp(spoken)
         return try Espeak.withEngine { () throws(VoiceError) -> AudioClip in
             try Espeak.setVoice(settings.voice)
             try Espeak.setRate(settings.rate)
             try Espeak.setPitch(settings.pitch)
-            let samples = try Espeak.synthesize(markedUp ?? text, inlinePhonemes: markedUp != nil)
+            let samples = try Espeak.synthesize(markedUp ?? spoken, inlinePhonemes: markedUp != nil)
             return AudioClip(int16: samples, sampleRate: Espeak.outputRate, channels: 1)
         }
     }

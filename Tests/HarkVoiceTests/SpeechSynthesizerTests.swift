@@ -36,6 +36,20 @@ import Testing
         }
     }
 
+    /// Every reply goes through the normaliser, with a lexicon word in it (handed to espeak-ng as
+    /// marked-up phonemes) or without: the written form lasts as long as the words written out
+    /// (espeak-ng varies by a few samples from one call to the next), and not as long as
+    /// espeak-ng's own reading of it, "dollar two point five zero".
+    @Test(arguments: [false, true]) func speaksPricesAsWords(withLexicon: Bool) throws {
+        let lexicon = withLexicon ? try SpokenLexicon(arpabet: [(word: "ghoti", phones: "F IH SH")]) : SpokenLexicon()
+        let voice = try SpeechSynthesizer(lexicon: lexicon)
+        let written = try voice.synthesize("ghoti costs $2.50 at 12:00.").samples.count
+        let words = try voice.synthesize("ghoti costs two dollars fifty at noon.").samples.count
+        let espeakOwn = try voice.synthesize("ghoti costs dollar two point five zero at twelve zero zero.").samples.count
+        #expect(abs(written - words) < words / 100, "\(written) samples against \(words)")
+        #expect(abs(written - espeakOwn) > words / 5, "\(written) samples against \(espeakOwn)")
+    }
+
     @Test func phonemizesWords() throws {
         let phonemes = try Phonemizer.phonemes(of: "hello")
         #expect(phonemes.contains("h"))
