@@ -551,7 +551,7 @@ public struct DialogueEngine: Sendable {
             // A spoken list (a choice, or the options read out when re-asking) can be answered by position.
             let listed: [EnumeratedValue]
             if case .choice(_, let options) = question.kind {
-                listed = options
+                listed = Self.offered(options)
             } else {
                 let options = catalog.enumeratedValues(of: parameter, in: pending.app)
                 listed = options.count <= Self.longestSpokenList ? options : []
@@ -672,10 +672,25 @@ public struct DialogueEngine: Sendable {
     }
 
     static let longestSpokenList = 5
+    /// How many of a longer list are read out before "or someone else": more is more than a
+    /// listener holds in mind.
+    static let offeredFromLongList = 3
+
+    /// The options a list question reads out: all of a short list, the first few of a long one.
+    static func offered(_ options: [EnumeratedValue]) -> [EnumeratedValue] {
+        options.count <= longestSpokenList ? options : Array(options.prefix(offeredFromLongList))
+    }
 
     /// "Which Amy? Amy Smith or Amy Jones?": a question answered from a spoken list; re-asked with the list alone.
+    /// A long list offers its first few and "or someone else" ("or something else" unless the values are
+    /// people); every option can still be answered by name.
     private mutating func askChoice(_ name: String, _ options: [EnumeratedValue], lead: String, pending: Pending) -> DialogueReply {
-        let list = Self.list(options.map(\.spoken), or: true) + "?"
+        var spoken = Self.offered(options).map(\.spoken)
+        if spoken.count < options.count {
+            let people = pending.intent.parameter(named: name)?.enumerationName.map(SystemIntents.personTypes.contains) ?? false
+            spoken.append(people ? "someone else" : "something else")
+        }
+        let list = Self.list(spoken, or: true) + "?"
         return ask(.choice(name, options), "\(lead) \(list)", short: list, pending: pending)
     }
 
@@ -708,7 +723,7 @@ public struct DialogueEngine: Sendable {
             grammar = valueGrammar(name, pending: pending)
         case .choice(_, let options):
             grammar = TurnGrammar.answer(values: ValueReader.spokenValues(of: .enumeration("choice"), enumerated: options))
-            grammar.rules += TurnGrammar.ordinalRules(count: options.count)
+            grammar.rules += TurnGrammar.ordinalRules(count: Self.offered(options).count)
         case .defaultValue(let name, _):
             grammar = valueGrammar(name, pending: pending)
             grammar.rules += TurnGrammar.yesNo()
@@ -821,12 +836,11 @@ public struct DialogueEngine: Sendable {
         switch question.kind {
         case .value(let name):
             if let parameter = pending.intent.parameter(named: name) {
-                let values = catalog.enumeratedValues(of: parameter, in: pending.app).map(\.spoken)
-                options = values.count <= Self.longestSpokenList ? values : Array(values.prefix(3))
+                options = Self.offered(catalog.enumeratedValues(of: parameter, in: pending.app)).map(\.spoken)
             } else {
                 options = []
             }
-        case .choice(_, let values): options = values.map(\.spoken) + ["the first one"]
+        case .choice(_, let values): options = Self.offered(values).map(\.spoken) + ["the first one"]
         case .defaultValue, .confirmValue, .confirmation, .suggestion: options = ["yes", "no"]
         case .pin: options = ["your PIN, digit by digit"]
         }

@@ -26,6 +26,9 @@ public enum SystemIntents {
         public var verb: String? = nil
     }
 
+    /// The types whose values are people: a long list of them is offered with "or someone else".
+    public static let personTypes: Set<String> = ["Contact"]
+
     public static let all: [Definition] = [
         Definition(domain: "messaging", name: "SendMessage", title: "Send a message", category: .share,
                    parameters: [
