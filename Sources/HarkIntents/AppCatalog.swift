@@ -280,7 +280,8 @@ public struct AppCatalog: Sendable {
     static func valuesKey(app: AppManifest, parameter: ParameterDefinition) -> String {
         switch parameter.type {
         case .enumeration(let name): "\(app.identifier).\(name)"
-        case .integer(let range): "integer.\(range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "any")"
+        case .integer(let range, let step):
+            "integer.\(range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "any")" + (step == 1 ? "" : ".step\(step)")
         default: parameter.type.name
         }
     }

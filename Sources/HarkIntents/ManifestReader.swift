@@ -288,12 +288,24 @@ struct ManifestReader {
         if body["range"] != nil, !["integer", "decimal", "currency"].contains(typeName) {
             problem(at: body["range"] ?? node, "range: applies to integer, decimal and currency parameters")
         }
+        if let stepNode = body["step"], !["integer", "decimal"].contains(typeName) {
+            problem(at: stepNode, "step: applies to integer and decimal parameters")
+        }
         switch typeName {
         case "text": return .text
         case "boolean": return .boolean
         case "dateTime": return .dateTime
         case "duration": return .duration
-        case "integer": return .integer(bounds.map { Int($0.lowerBound)...Int($0.upperBound) })
+        case "integer":
+            var step = 1
+            if let stepNode = body["step"] {
+                if let whole = stepNode.int, whole > 0 {
+                    step = whole
+                } else {
+                    problem(at: stepNode, "step: of an integer parameter is a whole number above 0")
+                }
+            }
+            return .integer(bounds.map { Int($0.lowerBound)...Int($0.upperBound) }, step: step)
         case "decimal":
             guard let bounds else {
                 problem(at: node, "decimal parameter \(parameter) needs a range: [lowest, highest]")

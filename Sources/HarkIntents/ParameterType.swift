@@ -6,8 +6,9 @@ import Foundation
 public enum ParameterType: Sendable, Equatable {
     /// Free text: typed in a chat, taken by dictation when spoken.
     case text
-    /// A whole number, optionally within a range.
-    case integer(ClosedRange<Int>?)
+    /// A whole number, optionally within a range, in steps from its lowest (5–100 in steps of
+    /// 5 takes 5, 10, … 100; without a range, multiples of the step).
+    case integer(ClosedRange<Int>?, step: Int = 1)
     /// A number with a fractional part, within a range, in steps.
     case decimal(ClosedRange<Double>, step: Double)
     case boolean

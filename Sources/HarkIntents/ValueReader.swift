@@ -38,10 +38,10 @@ public struct ValueReader: Sendable {
             return enumerated.flatMap { value in
                 value.spokenForms.map { Grammar.SpokenValue(spoken: $0, identifier: value.identifier) }
             }
-        case .integer(let range):
+        case .integer(let range, let step):
             if let range, range.lowerBound >= 0, range.upperBound <= NumberWords.maximum,
-               range.count <= enumeratedIntegerLimit {
-                return range.compactMap { number in
+               range.count / step <= enumeratedIntegerLimit {
+                return stride(from: range.lowerBound, through: range.upperBound, by: step).compactMap { number in
                     NumberWords.spoken(number).map { Grammar.SpokenValue(spoken: $0, identifier: "\(number)") }
                 }
             }
@@ -84,9 +84,12 @@ public struct ValueReader: Sendable {
         NumberWords.units[10...19].joined(separator: " | ") + " | (twenty | thirty | forty | fifty) [(" +
         NumberWords.units[1...9].joined(separator: " | ") + ")])"
     private static let time = "[at] (\(hour) [(o'clock | \(minutes))] [(a.m. | p.m. | in the (morning | afternoon | evening) | at night)] | noon | midnight)"
-    private static let duration = "(\(belowHundred) (second | seconds | minute | minutes | hour | hours) " +
-        "[and \(belowHundred) (second | seconds | minute | minutes)] | (a | an | one) (second | minute | hour) [and a half] " +
-        "| half (a | an) (minute | hour) | a quarter (of an hour | hour))"
+    /// "five minutes", "two hours and ten minutes", "five and a half minutes", "two hours and a
+    /// half", "an hour and a half", "half an hour", "a quarter of an hour", "three quarters of an hour".
+    private static let duration = "(\(belowHundred) [and a half] (second | seconds | minute | minutes | hour | hours) " +
+        "[and (\(belowHundred) (second | seconds | minute | minutes) | a half)] " +
+        "| (a | an | one) (second | minute | hour) [and a half] " +
+        "| half (a | an) (minute | hour) | [a] quarter (of an hour | hour) | three quarters of an hour)"
 
     // MARK: What the words mean
 
@@ -109,10 +112,13 @@ public struct ValueReader: Sendable {
             let said = words.joined(separator: " ")
             guard let (id, _) = Self.booleanForms.first(where: { $0.forms.contains(said) }) else { return .notAValue }
             return .value(ParameterValue(identifier: id, spoken: id == "true" ? "yes" : "no"))
-        case .integer(let range):
+        case .integer(let range, let step):
             guard let number = Int(identifier) ?? NumberWords.parse(words) else { return .notAValue }
             if let range, !range.contains(number) {
                 return .unsupported("That has to be between \(range.lowerBound) and \(range.upperBound).")
+            }
+            if (number - (range?.lowerBound ?? 0)) % step != 0 {
+                return .unsupported("That has to be in steps of \(step).")
             }
             return .value(ParameterValue(identifier: "\(number)", spoken: "\(number)"))
         case .decimal(let range, let step):
@@ -186,7 +192,8 @@ public struct ValueReader: Sendable {
     static func seconds(_ words: [String]) -> Int? {
         let unitSeconds = ["second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600]
         let said = words.joined(separator: " ")
-        if said.hasPrefix("a quarter") { return 900 }
+        if said.hasPrefix("a quarter") || said.hasPrefix("quarter") { return 900 }
+        if said.hasPrefix("three quarters") { return 2700 }
         if said.hasPrefix("half a") || said.hasPrefix("half an") {
             guard let unit = words.last.flatMap({ unitSeconds[$0] }) else { return nil }
             return unit / 2
@@ -194,18 +201,24 @@ public struct ValueReader: Sendable {
         var total = 0
         var pending: [String] = []
         var lastUnit = 0
+        // "five and a half minutes": the half waits for its unit.
+        var halfPending = false
         for word in words {
             if let unit = unitSeconds[word] {
                 let count = pending == ["a"] || pending == ["an"] ? 1 : NumberWords.parse(pending)
                 guard let count else { return nil }
-                total += count * unit
+                total += count * unit + (halfPending ? unit / 2 : 0)
                 lastUnit = unit
                 pending = []
+                halfPending = false
             } else if word == "and" {
                 continue
-            } else if word == "half", pending == ["a"] {
+            } else if word == "half", pending == ["a"], lastUnit > 0 {
                 total += lastUnit / 2
                 pending = []
+            } else if word == "half", pending.count > 1, pending.last == "a", !halfPending {
+                halfPending = true
+                pending.removeLast()
             } else {
                 pending.append(word)
             }

@@ -59,6 +59,68 @@ import Testing
                                                            heard: "corridor lamp"))
     }
 
+    /// Home Assistant's timers and brightness as people say them: halves and quarters of a
+    /// duration, and a percentage in steps of five, all inside one phrase each.
+    @Test func halfDurationsAndSteppedIntegersAreHeardInsideAPhrase() throws {
+        let app = try AppCatalog.manifest(yaml: """
+            name: Timers
+            intents:
+              StartTimer:
+                parameters:
+                  length: {type: duration, required: true, prompt: How long?}
+                phrases: [set a timer for <length>]
+                responses: {success: ok}
+              SetBrightness:
+                parameters:
+                  level: {type: integer, range: [5, 100], step: 5, required: true, prompt: How bright?}
+                phrases: [set the brightness to <level> percent]
+                responses: {success: ok}
+
+            """, identifier: "timers")
+        let catalog = AppCatalog(apps: [app])
+        let graph = WordGraph(catalog.topLevelGrammar())
+        func heard(_ text: String) -> String? {
+            guard let interpretation = graph.interpret(text.split(separator: " ").map(String.init)),
+                  let match = catalog.match(interpretation) else { return nil }
+            return match.values.values.first?.value.identifier
+        }
+        #expect(heard("set a timer for five and a half minutes") == "330")
+        #expect(heard("set a timer for two hours and a half") == "9000")
+        #expect(heard("set a timer for an hour and a half") == "5400")
+        #expect(heard("set a timer for a quarter of an hour") == "900")
+        #expect(heard("set a timer for three quarters of an hour") == "2700")
+        #expect(heard("set a timer for ten minutes") == "600")
+        #expect(heard("set the brightness to thirty five percent") == "35")
+        #expect(heard("set the brightness to one hundred percent") == "100")
+        // Not a step: not in the grammar at all.
+        #expect(heard("set the brightness to thirty six percent") == nil)
+        #expect(heard("set the brightness to one percent") == nil)
+    }
+
+    @Test func refusesAStepThatIsNotAWholeNumberOrOnTheWrongType() {
+        for (parameter, reason) in [
+            ("{type: integer, range: [0, 100], step: 2.5}", "step: of an integer parameter is a whole number above 0"),
+            ("{type: integer, range: [0, 100], step: 0}", "step: of an integer parameter is a whole number above 0"),
+            ("{type: boolean, step: 2}", "step: applies to integer and decimal parameters"),
+        ] {
+            let yaml = """
+                name: Steps
+                intents:
+                  SetLevel:
+                    parameters:
+                      level: \(parameter)
+                    phrases: [set the level to <level>]
+                    responses: {success: ok}
+
+                """
+            #expect {
+                _ = try AppCatalog.manifest(yaml: yaml, identifier: "steps")
+            } throws: { error in
+                (error as? ManifestError)?.problems.contains { $0.reason == reason && $0.line == 5 } == true
+            }
+        }
+    }
+
     /// Every problem is reported at once, each with its line.
     @Test func refusesABadManifestWithLinesAndReasons() throws {
         let yaml = """

@@ -48,6 +48,9 @@ import Testing
         // A large range uses the general number pattern and checks the range after.
         #expect(Self.value("two hundred and fifty", .integer(1...500)) == "250")
         #expect(Self.read("six hundred", .integer(1...500)) == .unsupported("That has to be between 1 and 500."))
+        // In steps: a large range checks the step after reading the number.
+        #expect(Self.value("two hundred and fifty", .integer(0...100_000, step: 50)) == "250")
+        #expect(Self.read("two hundred and five", .integer(0...100_000, step: 50)) == .unsupported("That has to be in steps of 50."))
     }
 
     @Test func decimalsAndMoney() {
@@ -64,6 +67,10 @@ import Testing
         #expect(Self.value("an hour and a half", .duration) == "5400")
         #expect(Self.value("half an hour", .duration) == "1800")
         #expect(Self.value("two hours and ten minutes", .duration) == "7800")
+        #expect(Self.value("five and a half minutes", .duration) == "330")
+        #expect(Self.value("two hours and a half", .duration) == "9000")
+        #expect(Self.value("a quarter of an hour", .duration) == "900")
+        #expect(Self.value("three quarters of an hour", .duration) == "2700")
         if case .value(let value) = Self.read("ninety seconds", .duration) { #expect(value.spoken == "1 minute and 30 seconds") }
     }
 
