@@ -844,8 +844,13 @@ public struct DialogueEngine: Sendable {
         case .defaultValue, .confirmValue, .confirmation, .suggestion: options = ["yes", "no"]
         case .pin: options = ["your PIN, digit by digit"]
         }
-        let choices = options.isEmpty ? "" : "You can say \(Self.list(options, or: true)), or cancel. "
-        return DialogueReply(speech: choices + question.speech, expectsAnswer: true)
+        guard !options.isEmpty else { return DialogueReply(speech: question.speech, expectsAnswer: true) }
+        let choices = "You can say \(Self.list(options, or: true, startsSentence: false)), or cancel."
+        // A question that reads its options out itself ("Any milk? Whole milk, oat milk or cream?")
+        // is not asked again after them: the list would be heard twice.
+        let spoken = question.speech.lowercased()
+        let readsOptions = options.contains { $0.count > 2 && spoken.contains($0.lowercased()) }
+        return DialogueReply(speech: readsOptions ? choices : choices + " " + question.speech, expectsAnswer: true)
     }
 
     // MARK: Speaking
@@ -883,10 +888,11 @@ public struct DialogueEngine: Sendable {
     }
 
     /// "A", "A or B", "A, B or C".
-    static func list(_ items: [String], or: Bool) -> String {
+    /// "Small, medium or large"; inside a sentence (`startsSentence: false`) as the items are written.
+    static func list(_ items: [String], or: Bool, startsSentence: Bool = true) -> String {
         let joiner = or ? "or" : "and"
-        guard items.count > 1, let last = items.last else { return items.first.map(capitalised) ?? "" }
-        return capitalised(items.dropLast().joined(separator: ", ") + " \(joiner) \(last)")
+        let joined = items.count > 1 ? items.dropLast().joined(separator: ", ") + " \(joiner) \(items[items.count - 1])" : items.first ?? ""
+        return startsSentence ? capitalised(joined) : joined
     }
 
     static func capitalised(_ text: String) -> String {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HarkAudio
 
 /// Many utterances through one assistant, as a device hears them over days: each recording is
