@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test build release bench bench-live bench-wake bench-real soak install uninstall deps clean help
+.PHONY: run test build release check-release bench bench-live bench-wake bench-real soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -30,6 +30,7 @@ help:
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make soak — ten thousand requests in one process: memory at 1,000 and 10,000"
+	@echo "make check-release — build the release binary and check it needs no Swift toolchain to run"
 	@echo "make install — install hark, its apps and a systemd service (PREFIX=$(PREFIX))"
 
 # Installs only what is missing, so repeated runs cost a dpkg query, not an apt-get.
@@ -44,8 +45,14 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
+# Release builds link the Swift runtime and Foundation in, so the binary runs on a speaker
+# without the Swift toolchain: only Debian's libraries are left to load.
 release: deps
-	$(SWIFT) build -c release $(BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib $(BUILD_FLAGS)
+
+# Checks the release binary loads nothing from outside the system's folders (CI runs it).
+check-release: release
+	packaging/check-binary.sh $(RELEASE_HARK)
 
 # Exit status 69 is Hark saying plainly that there is no sound card; it then listens to the
 # recorded session in audio-fixtures/live instead, so the loop can still be seen at work.
