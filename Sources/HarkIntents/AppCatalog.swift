@@ -164,15 +164,32 @@ public struct AppCatalog: Sendable {
     }
 
     /// Every intent phrase and App Shortcut of every app: the grammar of the top level.
-    /// Tags are "app.Intent" for intent phrases and "app.Intent#shortcut.N" for App Shortcuts.
+    /// Tags are "app.Intent" for intent phrases, "app.Intent#phrase.N" for a phrase with options
+    /// (`PhraseOptions`) and "app.Intent#shortcut.N" for App Shortcuts.
     public func topLevelGrammar() -> Grammar {
         var grammar = Grammar()
         for app in apps {
             for intent in app.intents {
                 let parameterValues = addValues(of: intent, app: app, to: &grammar)
-                for phrase in intent.phrases {
-                    grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent), template: phrase,
-                                                      parameterValues: parameterValues))
+                for (index, phrase) in intent.phrases.enumerated() {
+                    guard let options = intent.phraseOptions[index] else {
+                        grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent), template: phrase,
+                                                          parameterValues: parameterValues))
+                        continue
+                    }
+                    // A parameter limited by this phrase listens for its own list of values.
+                    var limited = parameterValues
+                    for (name, ids) in options.only {
+                        guard let parameter = intent.parameter(named: name), let key = parameterValues[name] else { continue }
+                        let onlyKey = key + "#only:" + ids.joined(separator: ",")
+                        limited[name] = onlyKey
+                        if grammar.values[onlyKey] == nil {
+                            let values = enumeratedValues(of: parameter, in: app).filter { ids.contains($0.identifier) }
+                            grammar.values[onlyKey] = ValueReader.spokenValues(of: parameter.type, enumerated: values)
+                        }
+                    }
+                    grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent) + "#phrase.\(index)",
+                                                      template: phrase, parameterValues: limited))
                 }
             }
             for (index, shortcut) in app.shortcuts.enumerated() {
@@ -211,13 +228,18 @@ public struct AppCatalog: Sendable {
               let app = apps.first(where: { $0.identifier == parts[0] }),
               let intent = app.intent(named: parts[1]) else { return nil }
         var match = IntentMatch(app: app, intent: intent, values: [:])
-        if tagParts.count == 2, let index = Int(tagParts[1].dropFirst("shortcut.".count)), app.shortcuts.indices.contains(index) {
+        var presets: [String: String] = [:]
+        if tagParts.count == 2, tagParts[1].hasPrefix("shortcut."), let index = Int(tagParts[1].dropFirst("shortcut.".count)),
+           app.shortcuts.indices.contains(index) {
             match.shortcut = index
-            for (name, preset) in app.shortcuts[index].presets {
-                guard let parameter = intent.parameter(named: name),
-                      case .value(let value) = read(preset: preset, for: parameter, in: app, reader: reader) else { continue }
-                match.values[name] = IntentMatch.Value(value: value, heard: preset)
-            }
+            presets = app.shortcuts[index].presets
+        } else if tagParts.count == 2, tagParts[1].hasPrefix("phrase."), let index = Int(tagParts[1].dropFirst("phrase.".count)) {
+            presets = intent.phraseOptions[index]?.presets ?? [:]
+        }
+        for (name, preset) in presets {
+            guard let parameter = intent.parameter(named: name),
+                  case .value(let value) = read(preset: preset, for: parameter, in: app, reader: reader) else { continue }
+            match.values[name] = IntentMatch.Value(value: value, heard: preset)
         }
         for (name, heard) in interpretation.values {
             guard let parameter = intent.parameter(named: name) else { continue }

@@ -99,9 +99,26 @@ public struct IntentDefinition: Sendable, Equatable {
     public var needsAuthentication: Bool
     /// Set for the system intents Hark defines (e.g. "messaging"), nil for an app's own.
     public var systemDomain: String?
+    /// What some phrases add, by the phrase's index in `phrases` (see `PhraseOptions`).
+    public var phraseOptions: [Int: PhraseOptions] = [:]
 
     public func parameter(named name: String) -> ParameterDefinition? {
         parameters.first { $0.name == name }
+    }
+}
+
+/// What one phrase of an intent says beyond its words, as Home Assistant's sentences do:
+/// `{phrase: "lock [the] <name>", only: {name: [front_door, back_door]}, set: {action: lock}}`.
+public struct PhraseOptions: Sendable, Equatable {
+    /// Parameter → the ids of its values this phrase can be said with: "lock the garage door"
+    /// is not a phrase when only the doors with locks are listed.
+    public var only: [String: [String]] = [:]
+    /// Parameter → the value this phrase gives it without saying it (like a shortcut's `set:`).
+    public var presets: [String: String] = [:]
+
+    public init(only: [String: [String]] = [:], presets: [String: String] = [:]) {
+        self.only = only
+        self.presets = presets
     }
 }
 

@@ -176,9 +176,23 @@ struct ManifestReader {
         }
 
         var phrases: [PhraseTemplate] = []
+        // Phrases written as {phrase:, only:, set:}, by index: read once the intent exists.
+        var optioned: [(index: Int, entry: Node.Mapping, template: PhraseTemplate)] = []
         if let phrasesNode = body["phrases"], let list = phrasesNode.sequence, !list.isEmpty {
             for item in list {
-                if let template = phrase(item, parameters: parameters, owner: name) { phrases.append(template) }
+                if let entry = item.mapping {
+                    checkKeys(entry, allowed: ["phrase", "only", "set"])
+                    guard let phraseNode = entry["phrase"] else {
+                        problem(at: item, "a phrase written as a mapping needs phrase: (and only: or set:)")
+                        continue
+                    }
+                    if let template = phrase(phraseNode, parameters: parameters, owner: name) {
+                        optioned.append((phrases.count, entry, template))
+                        phrases.append(template)
+                    }
+                } else if let template = phrase(item, parameters: parameters, owner: name) {
+                    phrases.append(template)
+                }
             }
         } else {
             problem(at: node, "intent \(name) needs a non-empty list of phrases: (example requests that run it)")
@@ -206,11 +220,56 @@ struct ManifestReader {
         if category == .order, !needsConfirmation || !needsAuthentication, let node = body["confirm"] ?? body["authenticate"] {
             problem(at: node, "intents of the order category have a financial impact: they are always confirmed and authenticated")
         }
-        return IntentDefinition(name: name, title: body["title"]?.string ?? name, description: body["description"]?.string,
-                                category: category, verb: verb, parameters: parameters, phrases: phrases,
-                                responses: responses, summary: summary,
-                                needsConfirmation: category == .order || needsConfirmation,
-                                needsAuthentication: category == .order || needsAuthentication, systemDomain: nil)
+        var intent = IntentDefinition(name: name, title: body["title"]?.string ?? name, description: body["description"]?.string,
+                                      category: category, verb: verb, parameters: parameters, phrases: phrases,
+                                      responses: responses, summary: summary,
+                                      needsConfirmation: category == .order || needsConfirmation,
+                                      needsAuthentication: category == .order || needsAuthentication, systemDomain: nil)
+        for (index, entry, template) in optioned {
+            let options = phraseOptions(entry, template: template, of: intent, types: types)
+            if options != PhraseOptions() { intent.phraseOptions[index] = options }
+        }
+        return intent
+    }
+
+    /// `only:` and `set:` of one phrase: `only:` limits parameters the phrase says to some of
+    /// their values (by id), `set:` gives parameters it does not say a value.
+    private mutating func phraseOptions(_ entry: Node.Mapping, template: PhraseTemplate, of intent: IntentDefinition,
+                                        types: [String: EnumeratedType]) -> PhraseOptions {
+        var options = PhraseOptions()
+        if let onlyNode = entry["only"], let only = mapping(onlyNode, what: "only") {
+            for (key, value) in only {
+                guard let parameterName = key.string else { continue }
+                guard let parameter = intent.parameter(named: parameterName) else {
+                    problem(at: key, "only: names \(parameterName), which is not a parameter of \(intent.name)")
+                    continue
+                }
+                guard template.parameterNames.contains(parameterName) else {
+                    problem(at: key, "only: names <\(parameterName)>, which the phrase \"\(template)\" does not say")
+                    continue
+                }
+                guard let typeName = parameter.enumerationName, let type = types[typeName] else {
+                    problem(at: key, "only: limits parameters of an app's own types; \(parameterName) is \(parameter.type.name)")
+                    continue
+                }
+                let ids = value.string.map { [$0] } ?? stringList(value) ?? []
+                guard !ids.isEmpty else {
+                    problem(at: value, "only: \(parameterName) is a list of its values' ids")
+                    continue
+                }
+                let known = Set(type.values.map(\.identifier))
+                for id in ids where !known.contains(id) {
+                    problem(at: value, "only: \(parameterName) names \"\(id)\", which is not a value of \(typeName) " +
+                            "(its ids: \(type.values.map(\.identifier).joined(separator: ", ")))")
+                }
+                options.only[parameterName] = ids.filter(known.contains)
+            }
+        }
+        options.presets = presets(entry["set"], of: intent)
+        for name in options.presets.keys.sorted() where template.parameterNames.contains(name) {
+            problem(at: entry["set"] ?? entry["phrase"]!, "set: gives <\(name)> a value, but the phrase \"\(template)\" says it")
+        }
+        return options
     }
 
     private mutating func phrase(_ item: Node, parameters: [ParameterDefinition], owner: String) -> PhraseTemplate? {

@@ -97,6 +97,75 @@ import Testing
         #expect(heard("set the brightness to one percent") == nil)
     }
 
+    /// Home Assistant's "lock the front door" but not "lock the garage door": a phrase limits a
+    /// parameter to some of its values, and another fixes a value it does not say.
+    @Test func aPhraseLimitsAParameterToSomeValuesAndSetsAnother() throws {
+        let app = try AppCatalog.manifest(yaml: """
+            name: Doors
+            types:
+              Door:
+                values:
+                  - {spoken: front door, id: front_door}
+                  - {spoken: back door, id: back_door}
+                  - {spoken: garage door, id: garage_door}
+              Action:
+                values: [lock, unlock, open, close]
+            intents:
+              ChangeDoor:
+                parameters:
+                  door: {type: Door, required: true, prompt: Which door?}
+                  action: {type: Action, required: true, prompt: What should I do?}
+                phrases:
+                  - {phrase: "lock [the] <door>", only: {door: [front_door, back_door]}, set: {action: lock}}
+                  - {phrase: "open [the] <door>", only: {door: garage_door}, set: {action: open}}
+                  - please <action> [the] <door>
+                responses: {success: ok}
+
+            """, identifier: "doors")
+        #expect(app.intents[0].phraseOptions[0] == PhraseOptions(only: ["door": ["front_door", "back_door"]], presets: ["action": "lock"]))
+        let catalog = AppCatalog(apps: [app])
+        let graph = WordGraph(catalog.topLevelGrammar())
+        func heard(_ text: String) -> [String: String]? {
+            guard let interpretation = graph.interpret(text.split(separator: " ").map(String.init)),
+                  let match = catalog.match(interpretation) else { return nil }
+            return match.values.mapValues(\.value.identifier)
+        }
+        #expect(heard("lock the front door") == ["door": "front_door", "action": "lock"])
+        #expect(heard("lock the garage door") == nil)
+        #expect(heard("open the garage door") == ["door": "garage_door", "action": "open"])
+        #expect(heard("open the back door") == nil)
+        // The plain phrase still takes every door.
+        #expect(heard("please lock the garage door") == ["door": "garage_door", "action": "lock"])
+    }
+
+    @Test func refusesPhraseOptionsThatNameWhatThePhraseCannotUse() {
+        let yaml = """
+            name: Doors
+            types:
+              Door:
+                values: [front door, back door]
+            intents:
+              LockDoor:
+                parameters:
+                  door: {type: Door, required: true, prompt: Which door?}
+                  count: {type: integer}
+                phrases:
+                  - {phrase: "lock [the] <door>", only: {door: [side door], count: [1]}, set: {door: front door}}
+                  - {phrase: "bolt it", only: {colour: [red]}}
+                responses: {success: ok}
+
+            """
+        #expect {
+            _ = try AppCatalog.manifest(yaml: yaml, identifier: "doors")
+        } throws: { error in
+            let reasons = (error as? ManifestError)?.problems.map(\.reason) ?? []
+            return reasons.contains { $0.hasPrefix("only: door names \"side door\", which is not a value of Door") }
+                && reasons.contains("only: names <count>, which the phrase \"lock [the] <door>\" does not say")
+                && reasons.contains("set: gives <door> a value, but the phrase \"lock [the] <door>\" says it")
+                && reasons.contains("only: names colour, which is not a parameter of LockDoor")
+        }
+    }
+
     @Test func refusesAStepThatIsNotAWholeNumberOrOnTheWrongType() {
         for (parameter, reason) in [
             ("{type: integer, range: [0, 100], step: 2.5}", "step: of an integer parameter is a whole number above 0"),
