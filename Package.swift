@@ -56,6 +56,8 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strictness),
+        // The Wyoming protocol's events as bytes: pure Swift, testable without a socket.
+        .target(name: "HarkWyoming", swiftSettings: strictness),
         .executableTarget(name: "hark",
                           dependencies: ["HarkRuntime", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkImport", "HarkIntents", "HarkShortcuts",
                                          "HarkSpeech", "HarkStore", "HarkVoice",
@@ -87,5 +89,6 @@ let package = Package(
                     dependencies: ["HarkRuntime", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkGrammar", "HarkIntents",
                                    "HarkShortcuts", "HarkSpeech", "HarkStore", "HarkVoice", "HarkTestSupport"],
                     swiftSettings: strictness),
+        .testTarget(name: "HarkWyomingTests", dependencies: ["HarkWyoming"], swiftSettings: strictness),
     ]
 )
