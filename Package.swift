@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // System libraries, found through pkg-config; apt names the Debian packages.
@@ -58,8 +59,15 @@ let package = Package(
                 swiftSettings: strictness),
         // The Wyoming protocol's events as bytes: pure Swift, testable without a socket.
         .target(name: "HarkWyoming", swiftSettings: strictness),
+        // Hark served over Wyoming with swift-nio: a session per connection, wired to the assistant.
+        .target(name: "HarkServer",
+                dependencies: ["HarkWyoming", "HarkRuntime", "HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkSpeech", "HarkVoice",
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strictness),
         .executableTarget(name: "hark",
-                          dependencies: ["HarkRuntime", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkImport", "HarkIntents", "HarkShortcuts",
+                          dependencies: ["HarkRuntime", "HarkServer", "HarkWyoming", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkImport", "HarkIntents", "HarkShortcuts",
                                          "HarkSpeech", "HarkStore", "HarkVoice",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],

@@ -325,6 +325,14 @@ public actor ConversationService {
         (engine.expectation, engine.expectationVersion)
     }
 
+    /// A conversation of its own that starts from this one's apps, handlers, shortcuts and
+    /// history but goes on apart from it: a network client's turns never mix with the device's.
+    public func separateConversation() -> ConversationService {
+        var separate = engine
+        separate.reset()
+        return ConversationService(separate)
+    }
+
     /// Ends any conversation under way: the next turn is a new request.
     public func reset() {
         engine.reset()

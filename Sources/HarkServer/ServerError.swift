@@ -1,0 +1,19 @@
+/// A failure to start or run the server: an address that cannot be read or bound.
+public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// A `--uri` that is not tcp://HOST:PORT or unix://PATH.
+        case address
+        /// The address could not be bound (in use, not permitted, no such interface).
+        case bind
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,81 @@
+public import HarkAudio
+public import HarkRuntime
+public import HarkVoice
+import HarkDialogue
+import HarkGrammar
+import HarkSpeech
+public import HarkIntents
+public import HarkWyoming
+
+/// The assistant as Wyoming clients see it: a speech recogniser for the installed apps'
+/// phrases, a voice, an intent recogniser and a conversation, each described in `info`.
+public final class WyomingAssistant: Sendable {
+    public let assistant: Assistant
+    /// What `describe` answers.
+    public let programs: [WyomingProgram]
+    private let catalog: AppCatalog
+    /// The apps' phrases as a graph, for reading typed text (`recognize`) as the dialogue does.
+    private let topLevel: WordGraph
+
+    public static let languages = ["en"]
+
+    /// `version`: Hark's own, named in `info`. `voice`: the voice the assistant speaks with.
+    public init(_ assistant: Assistant, version: String, voice: VoiceSettings) async {
+        self.assistant = assistant
+        let catalog = await assistant.catalog
+        self.catalog = catalog
+        topLevel = WordGraph(catalog.topLevelGrammar())
+        programs = Self.programs(catalog: catalog, version: version, voice: voice)
+    }
+
+    /// Speech as the installed apps' phrases, or "" when Hark rejects it (outside the phrases,
+    /// too unsure, or no speech at all). `samples`: 16 kHz mono.
+    public func transcribe(_ samples: [Int16]) async throws -> String {
+        let heard = try await assistant.hear(samples, continuing: false)
+        return heard.recognition.isRejected ? "" : heard.recognition.text
+    }
+
+    /// Hark's voice saying `text`, with names said as Hark hears them.
+    public func synthesize(_ text: String) async throws(VoiceError) -> AudioClip {
+        try await assistant.speech.speak(text)
+    }
+
+    /// The intent typed text asks for at the start of a request, nil when no app's phrase says it.
+    public func recognize(_ text: String) -> IntentMatch? {
+        topLevel.interpret(Grammar.words(ofTyped: text)).flatMap { catalog.match($0) }
+    }
+
+    /// A conversation for one client, apart from every other.
+    public func newConversation() async -> ConversationService {
+        await assistant.conversation.separateConversation()
+    }
+
+    private static func programs(catalog: AppCatalog, version: String, voice: VoiceSettings) -> [WyomingProgram] {
+        let hark = WyomingAttribution(name: "Hark", url: "")
+        let pocketsphinx = WyomingAttribution(name: "CMU Sphinx (pocketsphinx)", url: "https://github.com/cmusphinx/pocketsphinx")
+        let espeak = WyomingAttribution(name: "eSpeak NG", url: "https://github.com/espeak-ng/espeak-ng")
+        // One model per installed app: its phrases are what the recogniser can hear.
+        let apps = catalog.apps.map { app in
+            WyomingModel(name: app.identifier, description: app.description.map { "\(app.name): \($0)" } ?? app.name,
+                         attribution: pocketsphinx, version: version, languages: languages)
+        }
+        let dialogue = [WyomingModel(name: "hark-apps", description: "the installed apps: " + catalog.apps.map(\.name).joined(separator: ", "),
+                                     attribution: hark, version: version, languages: languages)]
+        return [
+            WyomingProgram(kind: .asr, name: "hark", description: "Offline speech recognition of the installed apps' phrases; anything else is rejected (empty transcript)",
+                           attribution: hark, version: version, models: apps,
+                           flags: ["supports_transcript_streaming": false, "requires_external_vad": true,
+                                   "prefers_auto_gain_enabled": true, "prefers_noise_reduction_enabled": true]),
+            WyomingProgram(kind: .tts, name: "hark", description: "Hark's voice (espeak-ng \(voice.voice), \(voice.rate) words a minute)",
+                           attribution: hark, version: version,
+                           models: [WyomingModel(name: voice.voice, description: "espeak-ng \(voice.voice)", attribution: espeak,
+                                                 languages: languages)],
+                           flags: ["supports_synthesize_streaming": false]),
+            WyomingProgram(kind: .intent, name: "hark", description: "The installed apps' intents, read from text",
+                           attribution: hark, version: version, models: dialogue),
+            WyomingProgram(kind: .handle, name: "hark", description: "Hark's conversation: resolves, confirms and carries out the installed apps' intents, asking follow-up questions",
+                           attribution: hark, version: version, models: dialogue,
+                           flags: ["supports_handled_streaming": false, "supports_home_control": false]),
+        ]
+    }
+}

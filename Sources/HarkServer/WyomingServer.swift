@@ -1,0 +1,92 @@
+public import HarkWyoming
+public import Logging
+import NIOCore
+import NIOPosix
+
+/// A Wyoming server: each connection gets its own `WyomingSession`, running as a task of its
+/// own, so one client's long transcription never holds up another's describe or synthesis
+/// (decoding itself runs on the recogniser's dedicated thread, never on NIO's event loops).
+/// A client that sends something malformed is told why in an `error` event and disconnected;
+/// everyone else is served on.
+public final class WyomingServer: Sendable {
+    /// Where it listens, with the port the system chose when port 0 was asked for.
+    public let endpoint: WyomingEndpoint
+
+    private typealias Connection = NIOAsyncChannel<WyomingEvent, WyomingEvent>
+    private let listener: NIOAsyncChannel<Connection, Never>
+    private let hark: WyomingAssistant
+    private let logger: Logger
+
+    /// Binds the address (a socket file left by an earlier run is replaced); serving starts with `run()`.
+    public static func bind(_ endpoint: WyomingEndpoint, serving hark: WyomingAssistant, limits: WyomingLimits = WyomingLimits(),
+                            logger: Logger) async throws(ServerError) -> WyomingServer {
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<Connection> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WyomingEventDecoder(limits: limits)))
+                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(WyomingEventEncoder()))
+                // Half-closure: the last events (an error's explanation) are flushed before the socket closes.
+                return try Connection(wrappingChannelSynchronously: channel,
+                                      configuration: .init(isOutboundHalfClosureEnabled: true))
+            }
+        }
+        let listener: NIOAsyncChannel<Connection, Never>
+        do {
+            switch endpoint {
+            case .tcp(let host, let port):
+                listener = try await bootstrap.bind(host: host, port: port, childChannelInitializer: initializer)
+            case .unix(let path):
+                listener = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true,
+                                                    childChannelInitializer: initializer)
+            }
+        } catch {
+            throw ServerError(.bind, "cannot listen on \(endpoint): \(error)")
+        }
+        var bound = endpoint
+        if case .tcp(let host, _) = endpoint, let port = listener.channel.localAddress?.port { bound = .tcp(host: host, port: port) }
+        return WyomingServer(endpoint: bound, listener: listener, hark: hark, logger: logger)
+    }
+
+    private init(endpoint: WyomingEndpoint, listener: NIOAsyncChannel<Connection, Never>, hark: WyomingAssistant, logger: Logger) {
+        self.endpoint = endpoint
+        self.listener = listener
+        self.hark = hark
+        self.logger = logger
+    }
+
+    /// Accepts and serves connections until the task running it is cancelled; then the
+    /// listening socket is closed and open connections are ended.
+    public func run() async throws {
+        try await listener.executeThenClose { connections in
+            try await withThrowingDiscardingTaskGroup { group in
+                for try await connection in connections {
+                    group.addTask { await self.serve(connection) }
+                }
+            }
+        }
+    }
+
+    private func serve(_ connection: Connection) async {
+        let peer = connection.channel.remoteAddress?.description ?? "a client"
+        logger.debug("\(peer) connected")
+        do {
+            try await connection.executeThenClose { events, replies in
+                var session = WyomingSession(hark)
+                do {
+                    for try await event in events {
+                        try await replies.write(contentsOf: try await session.respond(to: event))
+                    }
+                } catch let refused as WyomingError {
+                    logger.warning("\(peer): \(refused.message); closing the connection")
+                    try await replies.write(WyomingEvent(refused))
+                }
+            }
+            logger.debug("\(peer) disconnected")
+        } catch {
+            // The client went away mid-event or mid-reply: nothing is left to tell it.
+            logger.info("\(peer): the connection ended: \(error)")
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import HarkAudio
+import HarkDialogue
+import HarkIntents
+import HarkRuntime
+import HarkWyoming
+
+/// One client's side of the protocol: reads its events in order and answers each. Audio
+/// between `audio-start` and `audio-stop` is collected and transcribed; `handle` keeps a
+/// conversation of this client's own, so Hark's follow-up questions are answered across turns.
+/// Any error ends the session (the server sends it as an `error` event and closes).
+struct WyomingSession {
+    let hark: WyomingAssistant
+
+    /// The longest utterance accepted; Home Assistant stops streaming at the end of speech,
+    /// and a request is seconds long. Also bounds what one client can make the server hold.
+    static let maximumAudioSeconds = 60
+
+    /// Samples per `audio-chunk` of synthesised speech (46 ms at espeak-ng's 22.05 kHz).
+    static let samplesPerChunk = 1024
+
+    private var stream: AudioStream?
+    private var conversation: ConversationService?
+
+    /// Audio of one utterance as it arrives, mixed to mono at the client's rate.
+    private struct AudioStream {
+        var format: WyomingAudioFormat
+        var samples: [Float] = []
+    }
+
+    init(_ hark: WyomingAssistant) {
+        self.hark = hark
+    }
+
+    mutating func respond(to event: WyomingEvent) async throws(WyomingError) -> [WyomingEvent] {
+        switch event.type {
+        case WyomingEventType.describe:
+            return [wyomingInfoEvent(hark.programs)]
+        case WyomingEventType.ping:
+            return [WyomingEvent(WyomingEventType.pong, data: ["text": event.data["text"] ?? .null])]
+        case WyomingEventType.selectProgram:
+            let name = try Self.text(event, "name")
+            guard hark.programs.contains(where: { $0.name == name }) else {
+                throw WyomingError(.badData, "select-program: there is no program \"\(name)\" (Hark's are named \"hark\")")
+            }
+            return []
+        case WyomingEventType.transcribe:
+            try Self.checkLanguage(event)
+            return []
+        case WyomingEventType.audioStart:
+            guard stream == nil else {
+                throw WyomingError(.unexpectedEvent, "audio-start came while an audio stream was already open (send audio-stop first)")
+            }
+            stream = AudioStream(format: try WyomingAudioFormat(eventData: event.data, type: event.type))
+            return []
+        case WyomingEventType.audioChunk:
+            try append(event)
+            return []
+        case WyomingEventType.audioStop:
+            guard let finished = stream else {
+                throw WyomingError(.unexpectedEvent, "audio-stop came with no audio-start before it")
+            }
+            stream = nil
+            return [WyomingEvent(WyomingEventType.transcript,
+                                 data: ["text": .string(try await transcribe(finished)), "language": "en"])]
+        case WyomingEventType.synthesize:
+            return try await synthesize(try Self.text(event, "text"))
+        case WyomingEventType.recognize:
+            return recognize(try Self.text(event, "text"))
+        case WyomingEventType.handle:
+            return try await handle(event)
+        default:
+            throw WyomingError(.unknownEvent, "Hark does not serve \"\(event.type)\" events (it serves describe, transcribe, audio-start/-chunk/-stop, synthesize, recognize and handle)")
+        }
+    }
+
+    /// A chunk in the stream's format; a chunk with no audio-start before it starts the stream,
+    /// as clients that skip audio-start expect.
+    private mutating func append(_ event: WyomingEvent) throws(WyomingError) {
+        let format = try WyomingAudioFormat(eventData: event.data, type: event.type)
+        var current = stream ?? AudioStream(format: format)
+        guard format == current.format else {
+            throw WyomingError(.badAudio, "an audio chunk in \(format) came in a stream that started as \(current.format)")
+        }
+        let samples = try format.monoSamples(from: event.payload)
+        guard current.samples.count + samples.count <= Self.maximumAudioSeconds * format.rate else {
+            throw WyomingError(.badAudio, "the audio is longer than \(Self.maximumAudioSeconds) s; end each utterance with audio-stop")
+        }
+        current.samples += samples
+        stream = current
+    }
+
+    private func transcribe(_ finished: AudioStream) async throws(WyomingError) -> String {
+        do {
+            let clip = AudioClip(samples: finished.samples, sampleRate: finished.format.rate, channels: 1)
+            return try await hark.transcribe(try clip.pipelineSamples())
+        } catch {
+            throw WyomingError(.failed, "the audio could not be transcribed: \(error)")
+        }
+    }
+
+    private func synthesize(_ text: String) async throws(WyomingError) -> [WyomingEvent] {
+        var samples: [Int16] = []
+        var rate = 22_050
+        if !text.allSatisfy(\.isWhitespace) {
+            do {
+                let clip = try await hark.synthesize(text).mixedToMono()
+                samples = clip.int16Samples()
+                rate = clip.sampleRate
+            } catch {
+                throw WyomingError(.failed, "the text could not be spoken: \(error)")
+            }
+        }
+        let format = WyomingAudioFormat(rate: rate, width: 2, channels: 1)
+        var events = [WyomingEvent(WyomingEventType.audioStart, data: format.eventData.merging(["timestamp": 0]) { $1 })]
+        for start in stride(from: 0, to: samples.count, by: Self.samplesPerChunk) {
+            let chunk = samples[start..<min(start + Self.samplesPerChunk, samples.count)]
+            let timestamp = JSONValue.integer(start * 1000 / rate)
+            events.append(WyomingEvent(WyomingEventType.audioChunk, data: format.eventData.merging(["timestamp": timestamp]) { $1 },
+                                       payload: WyomingAudioFormat.payload(chunk)))
+        }
+        events.append(WyomingEvent(WyomingEventType.audioStop, data: ["timestamp": .integer(samples.count * 1000 / rate)]))
+        return events
+    }
+
+    private func recognize(_ text: String) -> [WyomingEvent] {
+        guard let match = hark.recognize(text) else {
+            return [WyomingEvent(WyomingEventType.notRecognized, data: ["text": .string(text)])]
+        }
+        let entities = match.values.sorted { $0.key < $1.key }.map { name, value -> JSONValue in
+            ["name": .string(name), "value": .string(value.identifier)]
+        }
+        return [WyomingEvent(WyomingEventType.intent, data: [
+            "name": .string("\(match.app.identifier).\(match.intent.name)"),
+            "entities": .array(entities),
+            "text": .string(text),
+        ])]
+    }
+
+    /// One turn of this client's conversation; an empty text is silence (a question unanswered).
+    private mutating func handle(_ event: WyomingEvent) async throws(WyomingError) -> [WyomingEvent] {
+        let text = try Self.text(event, "text")
+        let conversation: ConversationService
+        if let existing = self.conversation {
+            conversation = existing
+        } else {
+            conversation = await hark.newConversation()
+            self.conversation = conversation
+        }
+        let input: DialogueInput = text.allSatisfy(\.isWhitespace) ? .silence : .text(text)
+        let (reply, _) = await conversation.respond(to: input)
+        // Words no app's phrase says: another handler may know them.
+        let understood = reply.speech != Assistant.didNotUnderstand || reply.expectsAnswer
+        return [WyomingEvent(understood ? WyomingEventType.handled : WyomingEventType.notHandled,
+                             data: ["text": .string(reply.speech)])]
+    }
+
+    private static func text(_ event: WyomingEvent, _ key: String) throws(WyomingError) -> String {
+        guard let text = event.string(key) else {
+            throw WyomingError(.badData, "\(event.type) needs \"\(key)\" as a string")
+        }
+        return text
+    }
+
+    /// Hark understands English; a request for another language is refused rather than misheard.
+    private static func checkLanguage(_ event: WyomingEvent) throws(WyomingError) {
+        guard let language = event.string("language") else { return }
+        let base = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        guard WyomingAssistant.languages.contains(base) else {
+            throw WyomingError(.unsupportedLanguage, "Hark understands English (en), not \"\(language)\"")
+        }
+    }
+}
