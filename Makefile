@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test build release check-release bench bench-live bench-wake bench-real soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release bench bench-live bench-wake bench-real soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -63,7 +63,13 @@ run: build
 	    $(HARK) listen --apps apps --input audio-fixtures/live/session.wav; \
 	else exit $$status; fi
 
-test: deps
+# The reference Wyoming client (the one Home Assistant uses), for hark serve's interoperability test.
+# Debian's own python3 refuses pip installs into it unless told otherwise (PEP 668).
+wyoming-client:
+	@python3 -c 'import wyoming' 2>/dev/null || python3 -m pip install --quiet wyoming==1.10.0 \
+	    || python3 -m pip install --quiet --break-system-packages wyoming==1.10.0
+
+test: deps wyoming-client
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 

@@ -98,5 +98,9 @@ let package = Package(
                                    "HarkShortcuts", "HarkSpeech", "HarkStore", "HarkVoice", "HarkTestSupport"],
                     swiftSettings: strictness),
         .testTarget(name: "HarkWyomingTests", dependencies: ["HarkWyoming"], swiftSettings: strictness),
+        .testTarget(name: "HarkServerTests",
+                    dependencies: ["HarkServer", "HarkWyoming", "HarkRuntime", "HarkAudio", "HarkExampleApps", "HarkDialogue", "HarkVoice", "HarkTestSupport",
+                                   .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strictness),
     ]
 )

@@ -1,0 +1,95 @@
+import Foundation
+import HarkTestSupport
+import Testing
+
+/// `hark serve` as it is run, talked to by the reference Wyoming client (the `wyoming` Python
+/// package that Home Assistant uses; `make test` installs it).
+@Suite(.serialized) struct ServeCommandTests {
+    /// Starts `hark serve` on a free loopback port and returns it with the port it printed.
+    static func startServe(_ extra: [String] = []) throws -> (Process, Int, FileHandle) {
+        let process = Process()
+        process.executableURL = try Fixtures.executable("hark")
+        process.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", "apps"] + extra
+        process.currentDirectoryURL = Fixtures.root
+        let scratch = try temporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
+        environment["XDG_DATA_HOME"] = scratch.path
+        environment["HARK_OWNER_APPS"] = scratch.appendingPathComponent("owner-apps").path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        var printed = ""
+        while !printed.contains("\n") {
+            let chunk = try readSome(output.fileHandleForReading)
+            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "hark serve ended before saying where it listens"]) }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        let line = printed.split(separator: "\n")[0]
+        guard line.hasPrefix("hark: serving Wyoming on tcp://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "unexpected first line: \(line)"])
+        }
+        return (process, port, output.fileHandleForReading)
+    }
+
+    @Test func theReferenceClientDescribesAndTranscribes() async throws {
+        let recordings = ["audio-fixtures/home-en/turn_on_the_garage_light.wav", "audio-fixtures/home-en/how_cold_is_it.wav",
+                          "audio-fixtures/synthetic/outside.what_is_the_weather_tomorrow.en-us.wav"]
+        let (server, port, _) = try Self.startServe()
+        defer { if server.isRunning { server.terminate() } }
+
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        client.arguments = ["python3", "Tests/Wyoming/client.py", "--port", String(port)] + recordings
+        client.currentDirectoryURL = Fixtures.root
+        let output = Pipe(), errors = Pipe()
+        client.standardOutput = output
+        client.standardError = errors
+        try client.run()
+        let printed = try readToEnd(output.fileHandleForReading)
+        let complaints = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        client.waitUntilExit()
+        try #require(client.terminationStatus == 0, "the wyoming client failed (make test installs it): \(complaints)")
+
+        let result = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any])
+        let asr = try #require((result["asr"] as? [[String: Any]])?.first)
+        #expect(asr["name"] as? String == "hark")
+        #expect(asr["languages"] as? [String] == ["en"])
+        #expect((asr["models"] as? [String])?.contains("home") == true)
+        #expect((result["tts"] as? [[String: Any]])?.first?["voices"] as? [String] == ["en-us"])
+        #expect(result["intent"] as? [String] == ["hark"])
+        #expect(result["handle"] as? [String] == ["hark"])
+        let transcripts = try #require(result["transcripts"] as? [[String: Any]])
+        var expected: [String] = []
+        for recording in recordings {
+            let sidecar = Fixtures.root.appendingPathComponent(recording.replacingOccurrences(of: ".wav", with: ".json"))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sidecar)) as? [String: Any])
+            // Speech no app declares (a sidecar with no intent) must come back empty.
+            expected.append(object["intent"] is NSNull ? "" : try #require(object["text"] as? String))
+        }
+        #expect(transcripts.map { $0["text"] as? String } == expected)
+
+        // SIGTERM stops it cleanly.
+        server.terminate()
+        server.waitUntilExit()
+        #expect(server.terminationReason == .exit && server.terminationStatus == 0)
+    }
+
+    @Test func anAddressItCannotUseIsRefusedPlainly() throws {
+        let process = Process()
+        process.executableURL = try Fixtures.executable("hark")
+        process.arguments = ["serve", "--uri", "http://127.0.0.1:10300"]
+        process.currentDirectoryURL = Fixtures.root
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(message.contains("http://127.0.0.1:10300 is not tcp://HOST:PORT or unix://PATH"), "\(message)")
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import HarkAudio
+import HarkDialogue
+import HarkExampleApps
+import HarkRuntime
+import HarkServer
+import HarkTestSupport
+import HarkVoice
+import HarkWyoming
+import Logging
+import Testing
+
+/// The real server on an ephemeral loopback port, with the real recogniser, voice and apps,
+/// talked to over a socket by a client written here.
+struct WyomingServerTests {
+    /// One server for every test of the run: the model loads once.
+    static let server = Task { () throws -> WyomingServer in
+        var configuration = AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps"),
+            modelsDirectory: Fixtures.root.appendingPathComponent("models"),
+            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN("5150"),
+            dataDirectory: try temporaryDirectory())
+        configuration.donates = false
+        let assistant = try await Assistant.start(configuration)
+        let hark = await WyomingAssistant(assistant, version: "test", voice: VoiceSettings())
+        let server = try await WyomingServer.bind(.tcp(host: "127.0.0.1", port: 0), serving: hark,
+                                                  logger: Logger(label: "hark-test"))
+        Task { try await server.run() }
+        return server
+    }
+
+    static func port() async throws -> Int {
+        guard case .tcp(_, let port) = try await server.value.endpoint, port > 0 else {
+            throw WyomingTestClient.Failure(description: "the server has no TCP port")
+        }
+        return port
+    }
+
+    /// The recording as PCM in the layout asked for (resampled, each channel the same sound).
+    static func pcm(_ clip: AudioClip, rate: Int, width: Int, channels: Int) throws -> [UInt8] {
+        let resampled = try clip.mixedToMono().resampled(to: rate)
+        var bytes: [UInt8] = []
+        for sample in resampled.samples {
+            let value = max(-1, min(sample, 32_767 / 32_768))
+            for _ in 0..<channels {
+                if width == 2 {
+                    withUnsafeBytes(of: Int16((value * 32_768).rounded()).littleEndian) { bytes += $0 }
+                } else {
+                    withUnsafeBytes(of: Int32((Double(value) * 2_147_483_648).rounded()).littleEndian) { bytes += $0 }
+                }
+            }
+        }
+        return bytes
+    }
+
+    /// Streams `bytes` as transcribe, audio-start, chunks of 1024 frames and audio-stop; returns
+    /// the transcript and the seconds from audio-stop to it.
+    static func transcribe(_ client: WyomingTestClient, _ bytes: [UInt8], rate: Int, width: Int, channels: Int) throws -> (String, Double) {
+        let format: [String: Any] = ["rate": rate, "width": width, "channels": channels]
+        try client.send("transcribe", ["language": "en"])
+        try client.send("audio-start", format)
+        let step = 1024 * width * channels
+        for start in stride(from: 0, to: bytes.count, by: step) {
+            try client.send("audio-chunk", format, payload: Array(bytes[start..<min(start + step, bytes.count)]))
+        }
+        let stopped = Date()
+        try client.send("audio-stop")
+        let transcript = try client.expect("transcript")
+        let text = try #require(transcript.data["text"] as? String)
+        return (text, Date().timeIntervalSince(stopped))
+    }
+
+    static func sidecarText(_ recording: String) throws -> String {
+        let sidecar = Fixtures.audio(recording.replacingOccurrences(of: ".wav", with: ".json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sidecar)) as? [String: Any])
+        return try #require(object["text"] as? String)
+    }
+
+    @Test func describeListsHarkAsRecogniserVoiceIntentsAndConversation() async throws {
+        let port = try await Self.port()
+        let info = try await onOwnThread { () throws -> WyomingTestClient.Event in
+            let client = try WyomingTestClient(port: port)
+            try client.send("describe")
+            return try client.expect("info")
+        }.data
+        let asr = try #require((info["asr"] as? [[String: Any]])?.first)
+        #expect(asr["name"] as? String == "hark")
+        #expect(asr["installed"] as? Bool == true)
+        #expect((asr["attribution"] as? [String: Any])?["name"] as? String == "Hark")
+        let models = try #require(asr["models"] as? [[String: Any]])
+        #expect(Set(models.compactMap { $0["name"] as? String }) == ["coffee", "home", "meditation", "messages", "soup"])
+        #expect(models.allSatisfy { $0["languages"] as? [String] == ["en"] && $0["installed"] as? Bool == true })
+        let tts = try #require((info["tts"] as? [[String: Any]])?.first)
+        let voices = try #require(tts["voices"] as? [[String: Any]])
+        #expect(voices.first?["name"] as? String == VoiceSettings().voice)
+        #expect(voices.first?["languages"] as? [String] == ["en"])
+        for kind in ["intent", "handle"] {
+            let program = try #require((info[kind] as? [[String: Any]])?.first, "\(kind)")
+            #expect((program["models"] as? [[String: Any]])?.first?["languages"] as? [String] == ["en"])
+        }
+        #expect((info["wake"] as? [Any])?.isEmpty == true)
+    }
+
+    static let layouts: [(rate: Int?, width: Int, channels: Int)] = [(nil, 2, 1), (48_000, 2, 2), (44_100, 4, 1), (22_050, 2, 6)]
+
+    @Test(arguments: ["home-en/turn_on_the_garage_light.wav", "home-en/what_time_is_it.wav", "home-en/set_the_bedroom_light_to_green.wav"])
+    func aRealRecordingIsTranscribedInEveryLayout(_ recording: String) async throws {
+        let expected = try Self.sidecarText(recording)
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio(recording))
+        let port = try await Self.port()
+        for layout in Self.layouts {
+            let rate = layout.rate ?? clip.sampleRate
+            let bytes = try Self.pcm(clip, rate: rate, width: layout.width, channels: layout.channels)
+            let (text, seconds) = try await onOwnThread {
+                try Self.transcribe(try WyomingTestClient(port: port), bytes, rate: rate, width: layout.width, channels: layout.channels)
+            }
+            #expect(text == expected, "\(recording) at \(rate) Hz, \(layout.width * 8)-bit, \(layout.channels) channels")
+            print("\(recording) \(rate) Hz \(layout.width * 8)-bit \(layout.channels) ch: transcript \(Int(seconds * 1000)) ms after audio-stop")
+        }
+    }
+
+    @Test(arguments: ["synthetic/outside.play_some_music.en-us-f3.wav", "synthetic/outside.the_quick_brown_fox.awb.wav"])
+    func speechOutsideTheAppsGivesAnEmptyTranscript(_ recording: String) async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio(recording))
+        let bytes = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
+        let port = try await Self.port()
+        let (text, _) = try await onOwnThread {
+            try Self.transcribe(try WyomingTestClient(port: port), bytes, rate: clip.sampleRate, width: 2, channels: 1)
+        }
+        #expect(text == "")
+    }
+
+    @Test func severalUtterancesOnOneConnection() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("home-en/turn_on_the_garage_light.wav"))
+        let outside = try WAVFile.read(contentsOf: Fixtures.audio("synthetic/outside.play_some_music.en-us-f3.wav"))
+        let speech = try Self.pcm(clip, rate: 16_000, width: 2, channels: 1)
+        let music = try Self.pcm(outside, rate: 16_000, width: 2, channels: 1)
+        let port = try await Self.port()
+        let texts = try await onOwnThread { () throws -> [String] in
+            let client = try WyomingTestClient(port: port)
+            return try [speech, music, speech].map { try Self.transcribe(client, $0, rate: 16_000, width: 2, channels: 1).0 }
+        }
+        #expect(texts == ["turn on the garage light", "", "turn on the garage light"])
+    }
+
+    @Test func synthesizeStreamsHarksVoice() async throws {
+        let port = try await Self.port()
+        let (start, chunks, stop) = try await onOwnThread { () throws -> (WyomingTestClient.Event, [WyomingTestClient.Event], WyomingTestClient.Event) in
+            let client = try WyomingTestClient(port: port)
+            try client.send("synthesize", ["text": "Turning on the garage light."])
+            let start = try client.expect("audio-start")
+            var chunks: [WyomingTestClient.Event] = []
+            while true {
+                guard let event = try client.receive() else { throw WyomingTestClient.Failure(description: "closed before audio-stop") }
+                if event.type == "audio-stop" { return (start, chunks, event) }
+                #expect(event.type == "audio-chunk")
+                chunks.append(event)
+            }
+        }
+        #expect(start.data["rate"] as? Int == 22_050)
+        #expect(start.data["width"] as? Int == 2)
+        #expect(start.data["channels"] as? Int == 1)
+        #expect(chunks.allSatisfy { $0.data["rate"] as? Int == 22_050 && $0.payload.count <= 2048 && $0.payload.count % 2 == 0 })
+        let samples = chunks.flatMap(\.payload).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let seconds = Double(samples.count) / 22_050
+        #expect(seconds > 1 && seconds < 5, "\(seconds) s of speech")
+        let loud = samples.filter { abs(Int($0)) > 3_000 }.count
+        #expect(Double(loud) / Double(samples.count) > 0.05, "mostly silence: \(loud) of \(samples.count) samples above 3000")
+        #expect(stop.data["timestamp"] as? Int == samples.count * 1000 / 22_050)
+    }
+
+    @Test func recognizeReadsTheAppsIntents() async throws {
+        let port = try await Self.port()
+        let (recognized, unknown) = try await onOwnThread { () throws -> (WyomingTestClient.Event, WyomingTestClient.Event) in
+            let client = try WyomingTestClient(port: port)
+            try client.send("recognize", ["text": "Turn on the garage light!"])
+            let intent = try client.expect("intent")
+            try client.send("recognize", ["text": "what is the weather tomorrow"])
+            return (intent, try #require(try client.receive()))
+        }
+        let intent = recognized.data
+        #expect(intent["name"] as? String == "home.ChangeLightState")
+        let entities = try #require(intent["entities"] as? [[String: String]])
+        #expect(entities == [["name": "name", "value": "garage_light"], ["name": "state", "value": "on"]]
+            || entities == [["name": "name", "value": "garage light"], ["name": "state", "value": "on"]])
+        #expect(unknown.type == "not-recognized")
+    }
+
+    @Test func eachConnectionKeepsItsOwnConversation() async throws {
+        let port = try await Self.port()
+        let (first, second) = try await onOwnThread { () throws -> ([String], [String]) in
+            let client = try WyomingTestClient(port: port)
+            let other = try WyomingTestClient(port: port)
+            func turn(_ client: WyomingTestClient, _ text: String) throws -> String {
+                try client.send("handle", ["text": text])
+                let reply = try #require(try client.receive())
+                return "\(reply.type): \(reply.data["text"] as? String ?? "")"
+            }
+            var first = [try turn(client, "order a bowl of chicken noodle soup")]
+            // The other connection's "minestrone" answers nothing: it has no question open.
+            let second = [try turn(other, "minestrone")]
+            first.append(try turn(client, "minestrone"))
+            first.append(try turn(client, "pick up"))
+            first.append(try turn(client, "cancel"))
+            return (first, second)
+        }
+        #expect(first == [
+            "handled: Soup Shack: Sorry, we're out of chicken noodle soup. Which soup?",
+            "handled: Pickup or delivery?",
+            "handled: Which store?",
+            "handled: OK.",
+        ])
+        #expect(second == ["not-handled: \(DialogueEngine.didNotUnderstand)"])
+    }
+
+    /// Each kind of bad input, sent after whatever good events come first.
+    static let malformed: [(name: String, bytes: [UInt8], code: String)] = [
+        ("not JSON", Array("this is not json\n".utf8), "bad-json"),
+        ("an unknown event type", Array(#"{"type": "make-coffee"}"#.utf8) + [10], "unknown-event"),
+        ("a header line over 64 KiB", [UInt8](repeating: UInt8(ascii: " "), count: 70_000), "too-large"),
+        ("a payload claimed over 16 MiB", Array(#"{"type": "audio-chunk", "data": {"rate": 16000, "width": 2, "channels": 1}, "payload_length": 4000000000}"#.utf8) + [10], "too-large"),
+        ("data claimed over the limit", Array(#"{"type": "describe", "data_length": 50000000}"#.utf8) + [10], "too-large"),
+        ("24-bit audio", Array(#"{"type": "audio-start", "data": {"rate": 16000, "width": 3, "channels": 1}}"#.utf8) + [10], "bad-audio"),
+        ("a rate of 4 kHz", Array(#"{"type": "audio-start", "data": {"rate": 4000, "width": 2, "channels": 1}}"#.utf8) + [10], "bad-audio"),
+        ("half a frame", Array(#"{"type": "audio-chunk", "data": {"rate": 16000, "width": 2, "channels": 2}, "payload_length": 3}"#.utf8) + [10, 1, 2, 3], "bad-audio"),
+        ("audio-stop with no audio", Array(#"{"type": "audio-stop"}"#.utf8) + [10], "unexpected-event"),
+        ("synthesize with no text", Array(#"{"type": "synthesize", "data": {"voice": {"name": "en-us"}}}"#.utf8) + [10], "bad-data"),
+        ("another language", Array(#"{"type": "transcribe", "data": {"language": "de"}}"#.utf8) + [10], "unsupported-language"),
+    ]
+
+    @Test(arguments: malformed.indices)
+    func badInputGetsAnErrorAndACloseWhileOthersAreServed(_ index: Int) async throws {
+        let (name, bytes, code) = Self.malformed[index]
+        let port = try await Self.port()
+        let (refusal, afterError, otherInfo) = try await onOwnThread { () throws -> (WyomingTestClient.Event, WyomingTestClient.Event?, String) in
+            // A second client, connected first and in the middle of an utterance, is served on.
+            let bystander = try WyomingTestClient(port: port)
+            try bystander.send("audio-start", ["rate": 16_000, "width": 2, "channels": 1])
+            let client = try WyomingTestClient(port: port)
+            try client.send("describe")
+            _ = try client.expect("info")
+            try client.sendRaw(bytes)
+            let error = try client.expect("error")
+            let afterError = try client.receive()
+            try bystander.send("audio-chunk", ["rate": 16_000, "width": 2, "channels": 1], payload: [UInt8](repeating: 0, count: 3_200))
+            try bystander.send("audio-stop")
+            _ = try bystander.expect("transcript")
+            try bystander.send("describe")
+            let info = try bystander.expect("info")
+            return (error, afterError, info.type)
+        }
+        let error = refusal.data
+        #expect(error["code"] as? String == code, "\(name): \(error)")
+        #expect((error["text"] as? String)?.isEmpty == false, "\(name)")
+        #expect(afterError == nil, "\(name): the connection stayed open (\(afterError?.type ?? ""))")
+        #expect(otherInfo == "info")
+    }
+
+    @Test func servesOnAUnixSocket() async throws {
+        // A socket path must fit in 108 bytes, which the test run's folder does not leave room for.
+        let path = "/tmp/hark-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).socket"
+        defer { unlink(path) }
+        // A second server on the same assistant, as `hark serve --uri unix://…` makes.
+        let assistant = try await Assistant.start(AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps/home"),
+            modelsDirectory: Fixtures.root.appendingPathComponent("models")))
+        let server = try await WyomingServer.bind(WyomingEndpoint.unix(path: path),
+                                                  serving: await WyomingAssistant(assistant, version: "test", voice: VoiceSettings()),
+                                                  logger: Logger(label: "hark-test"))
+        let running = Task { try await server.run() }
+        defer { running.cancel() }
+        #expect(server.endpoint == .unix(path: path))
+        let models = try await onOwnThread { () throws -> [String] in
+            let client = try WyomingTestClient(unixPath: path)
+            try client.send("describe")
+            let asr = try #require((try client.expect("info").data["asr"] as? [[String: Any]])?.first)
+            return (asr["models"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        #expect(models == ["home"])
+    }
+}
