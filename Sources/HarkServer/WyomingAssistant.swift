@@ -54,28 +54,28 @@ public final class WyomingAssistant: Sendable {
         let hark = WyomingAttribution(name: "Hark", url: "")
         let pocketsphinx = WyomingAttribution(name: "CMU Sphinx (pocketsphinx)", url: "https://github.com/cmusphinx/pocketsphinx")
         let espeak = WyomingAttribution(name: "eSpeak NG", url: "https://github.com/espeak-ng/espeak-ng")
+        func program(_ description: String) -> WyomingArtifact {
+            WyomingArtifact(name: "hark", description: description, attribution: hark, version: version)
+        }
         // One model per installed app: its phrases are what the recogniser can hear.
         let apps = catalog.apps.map { app in
-            WyomingModel(name: app.identifier, description: app.description.map { "\(app.name): \($0)" } ?? app.name,
-                         attribution: pocketsphinx, version: version, languages: languages)
+            WyomingModel(WyomingArtifact(name: app.identifier, description: app.description.map { "\(app.name): \($0)" } ?? app.name,
+                                         attribution: pocketsphinx, version: version), languages: languages)
         }
-        let dialogue = [WyomingModel(name: "hark-apps", description: "the installed apps: " + catalog.apps.map(\.name).joined(separator: ", "),
-                                     attribution: hark, version: version, languages: languages)]
+        let dialogue = [WyomingModel(WyomingArtifact(name: "hark-apps", description: "the installed apps: " + catalog.apps.map(\.name).joined(separator: ", "),
+                                                     attribution: hark, version: version), languages: languages)]
+        let voices = [WyomingModel(WyomingArtifact(name: voice.voice, description: "espeak-ng \(voice.voice)", attribution: espeak),
+                                   languages: languages)]
         return [
-            WyomingProgram(kind: .asr, name: "hark", description: "Offline speech recognition of the installed apps' phrases; anything else is rejected (empty transcript)",
-                           attribution: hark, version: version, models: apps,
+            WyomingProgram(.asr, program("Offline speech recognition of the installed apps' phrases; anything else is rejected (empty transcript)"),
+                           models: apps,
                            flags: ["supports_transcript_streaming": false, "requires_external_vad": true,
                                    "prefers_auto_gain_enabled": true, "prefers_noise_reduction_enabled": true]),
-            WyomingProgram(kind: .tts, name: "hark", description: "Hark's voice (espeak-ng \(voice.voice), \(voice.rate) words a minute)",
-                           attribution: hark, version: version,
-                           models: [WyomingModel(name: voice.voice, description: "espeak-ng \(voice.voice)", attribution: espeak,
-                                                 languages: languages)],
+            WyomingProgram(.tts, program("Hark's voice (espeak-ng \(voice.voice), \(voice.rate) words a minute)"), models: voices,
                            flags: ["supports_synthesize_streaming": false]),
-            WyomingProgram(kind: .intent, name: "hark", description: "The installed apps' intents, read from text",
-                           attribution: hark, version: version, models: dialogue),
-            WyomingProgram(kind: .handle, name: "hark", description: "Hark's conversation: resolves, confirms and carries out the installed apps' intents, asking follow-up questions",
-                           attribution: hark, version: version, models: dialogue,
-                           flags: ["supports_handled_streaming": false, "supports_home_control": false]),
+            WyomingProgram(.intent, program("The installed apps' intents, read from text"), models: dialogue),
+            WyomingProgram(.handle, program("Hark's conversation: resolves, confirms and carries out the installed apps' intents, asking follow-up questions"),
+                           models: dialogue, flags: ["supports_handled_streaming": false, "supports_home_control": false]),
         ]
     }
 }

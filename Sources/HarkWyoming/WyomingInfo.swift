@@ -9,26 +9,43 @@ public struct WyomingAttribution: Sendable, Equatable {
     }
 }
 
-/// A model or voice of a program: wyoming's `Artifact` with its languages.
-public struct WyomingModel: Sendable, Equatable {
+/// What `info` says of every program, model and voice: wyoming's `Artifact`.
+public struct WyomingArtifact: Sendable, Equatable {
     public var name: String
     public var description: String
     public var attribution: WyomingAttribution
     public var version: String?
-    public var languages: [String]
 
-    public init(name: String, description: String, attribution: WyomingAttribution, version: String? = nil,
-                languages: [String]) {
+    public init(name: String, description: String, attribution: WyomingAttribution, version: String? = nil) {
         self.name = name
         self.description = description
         self.attribution = attribution
         self.version = version
+    }
+
+    var fields: [String: JSONValue] {
+        [
+            "name": .string(name),
+            "description": .string(description),
+            "attribution": ["name": .string(attribution.name), "url": .string(attribution.url)],
+            "installed": true,
+            "version": version.map(JSONValue.string) ?? .null,
+        ]
+    }
+}
+
+/// A model or voice of a program, with its languages.
+public struct WyomingModel: Sendable, Equatable {
+    public var artifact: WyomingArtifact
+    public var languages: [String]
+
+    public init(_ artifact: WyomingArtifact, languages: [String]) {
+        self.artifact = artifact
         self.languages = languages
     }
 
     var json: JSONValue {
-        .object(artifactFields(name: name, description: description, attribution: attribution, version: version)
-            .merging(["languages": .array(languages.map(JSONValue.string))]) { _, new in new })
+        .object(artifact.fields.merging(["languages": .array(languages.map(JSONValue.string))]) { _, new in new })
     }
 }
 
@@ -43,27 +60,22 @@ public struct WyomingProgram: Sendable, Equatable {
     }
 
     public var kind: Kind
-    public var name: String
-    public var description: String
-    public var attribution: WyomingAttribution
-    public var version: String?
+    public var artifact: WyomingArtifact
     public var models: [WyomingModel]
     /// The kind's own flags (`supports_transcript_streaming`, `requires_external_vad`, …).
     public var flags: [String: JSONValue]
 
-    public init(kind: Kind, name: String, description: String, attribution: WyomingAttribution, version: String?,
-                models: [WyomingModel], flags: [String: JSONValue] = [:]) {
+    public init(_ kind: Kind, _ artifact: WyomingArtifact, models: [WyomingModel], flags: [String: JSONValue] = [:]) {
         self.kind = kind
-        self.name = name
-        self.description = description
-        self.attribution = attribution
-        self.version = version
+        self.artifact = artifact
         self.models = models
         self.flags = flags
     }
 
+    public var name: String { artifact.name }
+
     var json: JSONValue {
-        var fields = artifactFields(name: name, description: description, attribution: attribution, version: version)
+        var fields = artifact.fields
         fields[kind.modelsKey] = .array(models.map(\.json))
         fields.merge(flags) { _, flag in flag }
         return .object(fields)
@@ -77,15 +89,4 @@ public func wyomingInfoEvent(_ programs: [WyomingProgram]) -> WyomingEvent {
         data[kind.rawValue] = .array(programs.filter { $0.kind == kind }.map(\.json))
     }
     return WyomingEvent(WyomingEventType.info, data: data)
-}
-
-private func artifactFields(name: String, description: String, attribution: WyomingAttribution,
-                            version: String?) -> [String: JSONValue] {
-    [
-        "name": .string(name),
-        "description": .string(description),
-        "attribution": ["name": .string(attribution.name), "url": .string(attribution.url)],
-        "installed": true,
-        "version": version.map(JSONValue.string) ?? .null,
-    ]
 }

@@ -22,13 +22,7 @@ import Testing
         process.executableURL = try executable()
         process.arguments = arguments
         process.currentDirectoryURL = Fixtures.root
-        // Never the person's own shortcuts database or app data: a fresh folder for each run.
-        let scratch = try temporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
-        environment["XDG_DATA_HOME"] = scratch.path
-        // Nor the machine's or the person's own apps beside the bundled ones.
-        environment["HARK_OWNER_APPS"] = scratch.appendingPathComponent("owner-apps").path
+        var environment = try isolatedHarkEnvironment()
         environment.merge(extra) { _, given in given }
         process.environment = environment
         let standardInput = Pipe()

@@ -11,12 +11,7 @@ import Testing
         process.executableURL = try Fixtures.executable("hark")
         process.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", "apps"] + extra
         process.currentDirectoryURL = Fixtures.root
-        let scratch = try temporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
-        environment["XDG_DATA_HOME"] = scratch.path
-        environment["HARK_OWNER_APPS"] = scratch.appendingPathComponent("owner-apps").path
-        process.environment = environment
+        process.environment = try isolatedHarkEnvironment()
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError

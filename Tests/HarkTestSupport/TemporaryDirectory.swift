@@ -38,3 +38,15 @@ public func temporaryApps(folder: String, manifest: String) throws -> URL {
     try manifest.write(to: app.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
     return apps
 }
+
+/// This process's environment for running `hark`, but never with the person's own shortcuts
+/// database, app data or apps (the machine's or the person's beside the bundled ones): a fresh
+/// folder for each call.
+public func isolatedHarkEnvironment() throws -> [String: String] {
+    let scratch = try temporaryDirectory()
+    var environment = ProcessInfo.processInfo.environment
+    environment["HARK_DATABASE"] = scratch.appendingPathComponent("shortcuts.sqlite").path
+    environment["XDG_DATA_HOME"] = scratch.path
+    environment["HARK_OWNER_APPS"] = scratch.appendingPathComponent("owner-apps").path
+    return environment
+}
