@@ -59,6 +59,13 @@ import Testing
                                                            heard: "corridor lamp"))
     }
 
+    /// What the catalog's top-level grammar makes of typed words: the intent and values, or nil
+    /// when the words are not one of its phrases.
+    static func hearing(_ catalog: AppCatalog) -> (String) -> IntentMatch? {
+        let graph = WordGraph(catalog.topLevelGrammar())
+        return { text in graph.interpret(Grammar.words(of: text)).flatMap { catalog.match($0) } }
+    }
+
     /// Home Assistant's timers and brightness as people say them: halves and quarters of a
     /// duration, and a percentage in steps of five, all inside one phrase each.
     @Test func halfDurationsAndSteppedIntegersAreHeardInsideAPhrase() throws {
@@ -77,13 +84,8 @@ import Testing
                 responses: {success: ok}
 
             """, identifier: "timers")
-        let catalog = AppCatalog(apps: [app])
-        let graph = WordGraph(catalog.topLevelGrammar())
-        func heard(_ text: String) -> String? {
-            guard let interpretation = graph.interpret(text.split(separator: " ").map(String.init)),
-                  let match = catalog.match(interpretation) else { return nil }
-            return match.values.values.first?.value.identifier
-        }
+        let heardBy = Self.hearing(AppCatalog(apps: [app]))
+        func heard(_ text: String) -> String? { heardBy(text)?.values.values.first?.value.identifier }
         #expect(heard("set a timer for five and a half minutes") == "330")
         #expect(heard("set a timer for two hours and a half") == "9000")
         #expect(heard("set a timer for an hour and a half") == "5400")
@@ -123,13 +125,8 @@ import Testing
 
             """, identifier: "doors")
         #expect(app.intents[0].phraseOptions[0] == PhraseOptions(only: ["door": ["front_door", "back_door"]], presets: ["action": "lock"]))
-        let catalog = AppCatalog(apps: [app])
-        let graph = WordGraph(catalog.topLevelGrammar())
-        func heard(_ text: String) -> [String: String]? {
-            guard let interpretation = graph.interpret(text.split(separator: " ").map(String.init)),
-                  let match = catalog.match(interpretation) else { return nil }
-            return match.values.mapValues(\.value.identifier)
-        }
+        let heardBy = Self.hearing(AppCatalog(apps: [app]))
+        func heard(_ text: String) -> [String: String]? { heardBy(text)?.values.mapValues(\.value.identifier) }
         #expect(heard("lock the front door") == ["door": "front_door", "action": "lock"])
         #expect(heard("lock the garage door") == nil)
         #expect(heard("open the garage door") == ["door": "garage_door", "action": "open"])
