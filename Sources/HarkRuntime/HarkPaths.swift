@@ -55,13 +55,22 @@ public enum HarkPaths {
         return file
     }
 
+    /// The running executable. Run as "hark" from PATH, the first argument names no folder, so
+    /// the kernel's link to the executable is read first.
+    static func executable() -> URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), path.hasPrefix("/") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    }
+
     private static func locate(_ name: String, variable: String, environment: [String: String]) -> URL? {
         if let configured = environment[variable], !configured.isEmpty {
             return URL(fileURLWithPath: configured)
         }
         var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
         // .build/<triple>/debug/hark, or <prefix>/bin/hark with <prefix>/share/hark.
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var directory = executable().deletingLastPathComponent()
         for _ in 0..<5 {
             candidates.append(directory)
             candidates.append(directory.appendingPathComponent("share/hark"))

@@ -108,4 +108,27 @@ import Testing
         let again = try CommandLineTests.hark(["import", "rhasspy", "audio-fixtures/home-en/rhasspy/sentences.ini", "--out", folder.path])
         #expect(again.status == 64 && again.errors.contains("pass --force"), "\(again.errors)")
     }
+
+    /// Run by name from PATH, in a folder with no apps, as an installed hark is: the bundled apps
+    /// are found beside the executable (its first argument is only "hark").
+    @Test func runFromPathFindsTheAppsBesideTheExecutable() throws {
+        let binary = try CommandLineTests.executable()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["hark", "apps", "check"]
+        process.currentDirectoryURL = try temporaryDirectory()
+        var environment = try isolatedHarkEnvironment()
+        environment["PATH"] = binary.deletingLastPathComponent().path + ":/usr/bin:/bin"
+        environment["HARK_APPS"] = nil
+        process.environment = environment
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: try readToEnd(output.fileHandleForReading), as: UTF8.self)
+        let complained = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)\(complained)")
+        #expect(printed.contains("5 apps in \(Fixtures.root.appendingPathComponent("apps").standardizedFileURL.path)"), "\(printed)")
+    }
 }
