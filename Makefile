@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release bench bench-live bench-wake bench-real soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-real soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -31,6 +31,7 @@ help:
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make soak — ten thousand requests in one process: memory at 1,000 and 10,000"
 	@echo "make check-release — build the release binary and check it needs no Swift toolchain to run"
+	@echo "make deb — build dist/hark_VERSION_ARCH.deb (make deb-test installs, upgrades and purges it on a clean Debian 12)"
 	@echo "make install — install hark, its apps and a systemd service (PREFIX=$(PREFIX))"
 
 # Installs only what is missing, so repeated runs cost a dpkg query, not an apt-get.
@@ -166,6 +167,20 @@ install: release
 	    useradd --system --home-dir /var/lib/hark --create-home --shell /usr/sbin/nologin --groups audio hark; fi
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 	@echo "Installed. Start it now and at every boot with: systemctl enable --now hark"
+
+# The Debian package (dist/hark_VERSION_ARCH.deb), and its install test on a clean Debian 12
+# made with debootstrap (root, the archive, about 5 minutes the first time; not run by CI).
+VERSION ?= 0.1.0
+deb: release
+	@command -v lintian >/dev/null && command -v help2man >/dev/null || $(APT_GET) install -y -qq lintian help2man >/dev/null
+	packaging/make-deb.sh $(VERSION) dist
+	lintian --suppress-tags-from-file packaging/lintian-suppressed dist/hark_$(VERSION)_$$(dpkg --print-architecture).deb
+
+deb-test: deb
+	packaging/make-deb.sh $(VERSION)+upgrade dist
+	@command -v debootstrap >/dev/null || $(APT_GET) install -y -qq debootstrap >/dev/null
+	packaging/deb-test.sh dist/hark_$(VERSION)_$$(dpkg --print-architecture).deb \
+	    dist/hark_$(VERSION)+upgrade_$$(dpkg --print-architecture).deb
 
 uninstall:
 	-@[ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ] && systemctl disable --now hark 2>/dev/null; true
