@@ -51,7 +51,9 @@ cp "$repo/audio-fixtures/home-en/what_time_is_it.wav" "$root/tmp/what_time_is_it
 
 step "apt-get install ./$(basename "$first")"
 inside apt-get update -qq
+started=$(date +%s.%N)
 inside apt-get install -y -qq /tmp/first.deb >/dev/null
+installed=$(date +%s.%N)
 inside hark --version
 [ -L "$root/etc/systemd/system/multi-user.target.wants/hark.service" ] || fail "the service is not enabled for boot"
 getent_user=$(inside getent passwd hark) || fail "no hark user"
@@ -60,6 +62,9 @@ inside id -nG hark | grep -qw audio || fail "hark is not in the audio group"
 
 step "hark run, as the hark user"
 as_hark hark run /tmp/what_time_is_it.wav --reply-out /tmp/reply.wav | tee "$root/tmp/run.txt"
+answered=$(date +%s.%N)
+awk -v s="$started" -v i="$installed" -v a="$answered" \
+  'BEGIN { printf "apt-get install (dependencies from the archive included): %.1f s; then hark run to its answer: %.2f s\n", i - s, a - i }'
 grep -q 'intent:     home.GetTime' "$root/tmp/run.txt" || fail "the request was not understood"
 [ -s "$root/tmp/reply.wav" ] || fail "no reply was written"
 
