@@ -21,7 +21,45 @@ public struct ImportedApp: Sendable, Equatable {
         /// The name the other assistant gave it.
         public var title: String
         public var phrases: [String] = []
+        /// By phrase index: the slots a phrase fixes without saying them.
+        public var presets: [Int: [String: String]] = [:]
+        /// By phrase index: the ids each parameter the phrase says can take in it, where fewer
+        /// than all of the parameter's (see `limitPhrasesToTheirValues`).
+        public var only: [Int: [String: [String]]] = [:]
         public var parameters: [Parameter] = []
+        /// By phrase index, until `limitPhrasesToTheirValues`: the ids each parameter can take in it.
+        private var saidValues: [Int: [String: [String]]] = [:]
+
+        init(name: String, title: String) {
+            self.name = name
+            self.title = title
+        }
+
+        /// Adds a phrase, unless the same phrase with the same fixed slots is there already;
+        /// `values` are the ids each parameter can take in it.
+        mutating func addPhrase(_ phrase: String, presets fixed: [String: String], values: [String: [String]] = [:]) {
+            if let index = phrases.indices.first(where: { phrases[$0] == phrase && (presets[$0] ?? [:]) == fixed }) {
+                saidValues[index, default: [:]].merge(values) { $0 + $1.filter { !$0.isEmpty } }
+                return
+            }
+            if !fixed.isEmpty { presets[phrases.count] = fixed }
+            saidValues[phrases.count] = values
+            phrases.append(phrase)
+        }
+
+        /// A phrase that says a parameter with fewer values than the parameter has everywhere
+        /// ("open {cover:name}" beside "turn on {name}") keeps to its own: `only:` in the app.yaml.
+        mutating func limitPhrasesToTheirValues() {
+            for (index, values) in saidValues {
+                for (name, ids) in values {
+                    guard let every = parameters.first(where: { $0.name == name })?.values.map(\.id),
+                          Set(ids) != Set(every) else { continue }
+                    var seen = Set<String>()
+                    only[index, default: [:]][name] = every.filter { Set(ids).contains($0) && seen.insert($0).inserted }
+                }
+            }
+            saidValues = [:]
+        }
 
         /// Adds a parameter's values, merged with those it already has.
         mutating func add(parameter name: String, values: [Value]) {
@@ -81,11 +119,23 @@ public enum AppYAML {
             for type in types {
                 lines.append("  \(type.name):")
                 lines.append("    values:")
+                // Several ways of saying one value ("tv light", "telly light" → light.tv) are one
+                // value with synonyms.
+                var ids: [String] = []
+                var forms: [String: [String]] = [:]
                 for value in type.values {
-                    if value.id == value.spoken {
-                        lines.append("      - \(quoted(value.spoken))")
+                    if forms[value.id] == nil { ids.append(value.id) }
+                    forms[value.id, default: []].append(value.spoken)
+                }
+                for id in ids {
+                    let said = forms[id] ?? []
+                    guard let first = said.first else { continue }
+                    if said.count == 1 && first == id {
+                        lines.append("      - \(quoted(first))")
                     } else {
-                        lines.append("      - {spoken: \(quoted(value.spoken)), id: \(quoted(value.id))}")
+                        let synonyms = said.dropFirst().map(quoted).joined(separator: ", ")
+                        lines.append("      - {spoken: \(quoted(first)), id: \(quoted(id))"
+                                     + (said.count > 1 ? ", synonyms: [\(synonyms)]}" : "}"))
                     }
                 }
             }
@@ -101,14 +151,33 @@ public enum AppYAML {
                     let spokenName = parameter.name.replacingOccurrences(of: "_", with: " ")
                     lines.append("      \(parameter.name):")
                     lines.append("        type: \(parameter.type)")
-                    lines.append("        required: true")
-                    lines.append("        prompt: \(quoted("Which \(spokenName)?"))")
+                    // Asked for only when every phrase says it: a slot some phrases leave out (or
+                    // only ever fix) is not asked for, as the other assistant would not have.
+                    if intent.phrases.allSatisfy({ $0.contains("<\(parameter.name)>") }) {
+                        lines.append("        required: true")
+                        lines.append("        prompt: \(quoted("Which \(spokenName)?"))")
+                    }
                 }
             }
             lines.append("    phrases:")
-            for phrase in intent.phrases { lines.append("      - \(quoted(phrase))") }
+            for (index, phrase) in intent.phrases.enumerated() {
+                var options: [String] = []
+                if let limits = intent.only[index] {
+                    let only = limits.sorted { $0.key < $1.key }
+                        .map { "\($0.key): [\($0.value.map(quoted).joined(separator: ", "))]" }.joined(separator: ", ")
+                    options.append("only: {\(only)}")
+                }
+                if let fixed = intent.presets[index] {
+                    let set = fixed.sorted { $0.key < $1.key }.map { "\($0.key): \(quoted($0.value))" }.joined(separator: ", ")
+                    options.append("set: {\(set)}")
+                }
+                lines.append(options.isEmpty ? "      - \(quoted(phrase))"
+                                             : "      - {phrase: \(quoted(phrase)), \(options.joined(separator: ", "))}")
+            }
             lines.append("    responses:")
-            let said = intent.parameters.map { "${\($0.name)}" }.joined(separator: " ")
+            // The values every phrase says: a missing one would leave a gap in the reply.
+            let said = intent.parameters.filter { parameter in intent.phrases.allSatisfy { $0.contains("<\(parameter.name)>") } }
+                .map { "${\($0.name)}" }.joined(separator: " ")
             lines.append("      success: \(quoted(said.isEmpty ? "OK." : "OK: \(said)."))")
             lines.append("")
         }

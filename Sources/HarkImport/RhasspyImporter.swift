@@ -22,12 +22,28 @@ public struct RhasspyImporter {
     let sentences: RhasspySentences
     /// Slot name → the lines of its file in the slots folder.
     let slots: [String: [String]]
+    /// Lists that cannot be said in a phrase, and why (Home Assistant's wildcards).
+    let unsayableLists: [String: String]
+    /// Where the sentences came from, for the app's description.
+    let origin: String
+    /// What is said of a list the sentences name but do not give.
+    let missingList: @Sendable (String) -> String
     private var report: [String] = []
 
     public init(file: String, text: String, slots: [String: [String]]) {
+        self.init(file: file, sentences: RhasspySentences(text: text), slots: slots, origin: "Rhasspy's",
+                  missingList: { "$\($0) has no file in the slots folder" })
+    }
+
+    /// Sentences already read (`HomeAssistantImporter` reads its YAML into the same form).
+    init(file: String, sentences: RhasspySentences, slots: [String: [String]], unsayableLists: [String: String] = [:],
+         origin: String, missingList: @escaping @Sendable (String) -> String) {
         self.file = file
-        self.sentences = RhasspySentences(text: text)
+        self.sentences = sentences
         self.slots = slots
+        self.unsayableLists = unsayableLists
+        self.origin = origin
+        self.missingList = missingList
     }
 
     /// Reads a slots folder: each file is a list, one value (a template) a line.
@@ -44,26 +60,33 @@ public struct RhasspyImporter {
 
     public mutating func makeApp(name: String) -> Result {
         report = sentences.notes.map { "\(file):\($0)" }
-        var app = ImportedApp(name: name, description: "Imported from Rhasspy's \((file as NSString).lastPathComponent).")
+        var app = ImportedApp(name: name, description: "Imported from \(origin) \((file as NSString).lastPathComponent).")
         for section in sentences.sections {
             var intent = ImportedApp.Intent(name: Self.intentName(section.intent), title: section.intent)
             if intent.name != section.intent {
                 note(section.line, "intent \(section.intent) is named \(intent.name) (Hark's intents are VerbNoun in UpperCamelCase)")
             }
             for sentence in section.sentences {
-                var writer = PhraseWriter(section: section, all: sentences.sections, slots: slots, line: sentence.line)
+                var writer = PhraseWriter(section: section, all: sentences.sections, slots: slots, unsayable: unsayableLists,
+                                          missingList: missingList, line: sentence.line)
                 let phrase = writer.phrase(sentence.expression)
                 for message in writer.notes { note(sentence.line, message) }
                 guard writer.isUsable else { continue }
                 for (parameter, values) in writer.parameters {
                     intent.add(parameter: parameter, values: values)
                 }
-                if !intent.phrases.contains(phrase) { intent.phrases.append(phrase) }
+                // A slot the sentence fixes is a parameter with that value, given by the phrase.
+                for (parameter, value) in sentence.presets.sorted(by: { $0.key < $1.key }) {
+                    intent.add(parameter: parameter, values: [ImportedApp.Value(spoken: value, id: value)])
+                }
+                intent.addPhrase(phrase, presets: sentence.presets,
+                                 values: Dictionary(writer.parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
             }
             if intent.phrases.isEmpty {
                 note(section.line, "intent \(section.intent) has no sentence that could be carried over, left out")
                 continue
             }
+            intent.limitPhrasesToTheirValues()
             app.intents.append(intent)
         }
         app.assignTypes()
@@ -89,16 +112,21 @@ struct PhraseWriter {
     let section: RhasspySentences.Section
     let all: [RhasspySentences.Section]
     let slots: [String: [String]]
+    let unsayable: [String: String]
+    let missingList: (String) -> String
     let line: Int
     private(set) var parameters: [(String, [ImportedApp.Value])] = []
     private(set) var notes: [String] = []
     private(set) var isUsable = true
     private var rulesInUse: [String] = []
 
-    init(section: RhasspySentences.Section, all: [RhasspySentences.Section], slots: [String: [String]], line: Int) {
+    init(section: RhasspySentences.Section, all: [RhasspySentences.Section], slots: [String: [String]],
+         unsayable: [String: String], missingList: @escaping (String) -> String, line: Int) {
         self.section = section
         self.all = all
         self.slots = slots
+        self.unsayable = unsayable
+        self.missingList = missingList
         self.line = line
     }
 
@@ -147,7 +175,8 @@ struct PhraseWriter {
             var values = enumerate(inner)
             if let fixed { values = values.map { ImportedApp.Value(spoken: $0.spoken, id: fixed) } }
             guard !values.isEmpty else {
-                refuse("{\(name)} can be said no way that could be carried over; the sentence is left out")
+                // A list refused already said why.
+                if isUsable { refuse("{\(name)} can be said no way that could be carried over; the sentence is left out") }
                 return ""
             }
             if let index = parameters.firstIndex(where: { $0.0 == name }) {
@@ -186,8 +215,12 @@ struct PhraseWriter {
     }
 
     private mutating func slotLines(_ name: String) -> [RhasspySentences.Expression]? {
+        if let reason = unsayable[name] {
+            refuse("{\(name)} \(reason); the sentence is left out")
+            return nil
+        }
         guard let lines = slots[name] else {
-            refuse("$\(name) has no file in the slots folder; the sentence is left out")
+            refuse("\(missingList(name)); the sentence is left out")
             return nil
         }
         var expressions: [RhasspySentences.Expression] = []

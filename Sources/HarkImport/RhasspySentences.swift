@@ -27,6 +27,8 @@ public struct RhasspySentences: Sendable, Equatable {
     public struct Line: Sendable, Equatable {
         public var expression: Expression
         public var line: Int
+        /// Slots the sentence fixes without saying them (Home Assistant's `slots:`).
+        public var presets: [String: String] = [:]
     }
 
     public struct Section: Sendable, Equatable {
@@ -45,6 +47,12 @@ public struct RhasspySentences: Sendable, Equatable {
 
     public var sections: [Section] = []
     public var notes: [Note] = []
+
+    /// Sentences read some other way (Home Assistant's YAML): the same language in other clothes.
+    public init(sections: [Section], notes: [Note]) {
+        self.sections = sections
+        self.notes = notes
+    }
 
     public init(text: String) {
         var current: Section?
@@ -83,9 +91,11 @@ public struct RhasspySentences: Sendable, Equatable {
         if let current { sections.append(current) }
     }
 
-    /// Reads one template (a sentence, a rule's body or a slot file's line) on its own.
-    public static func expression(_ text: String) throws(TemplateReader.Failure) -> Expression {
-        var parser = TemplateReader(Array(text))
+    /// Reads one template (a sentence, a rule's body or a slot file's line) on its own. With
+    /// `listsInBraces` (Home Assistant), `{list}` and `{list:slot}` are slots from lists rather
+    /// than tags on what precedes them.
+    public static func expression(_ text: String, listsInBraces: Bool = false) throws(TemplateReader.Failure) -> Expression {
+        var parser = TemplateReader(Array(text), listsInBraces: listsInBraces)
         return try parser.read()
     }
 
@@ -99,12 +109,14 @@ public struct TemplateReader {
     public struct Failure: Error, Equatable { public var reason: String }
 
     private let characters: [Character]
+    private let listsInBraces: Bool
     private var position = 0
     /// Parts read but not carried (converters such as `!int`).
     private(set) var warnings: [String] = []
 
-    init(_ characters: [Character]) {
+    init(_ characters: [Character], listsInBraces: Bool = false) {
         self.characters = characters
+        self.listsInBraces = listsInBraces
     }
 
     mutating func read() throws(Failure) -> RhasspySentences.Expression {
@@ -180,6 +192,14 @@ public struct TemplateReader {
             let name = token()
             guard !name.isEmpty else { throw Failure(reason: "a $ without a slot name") }
             expression = .slotList(name)
+        case "{" where listsInBraces:
+            position += 1
+            let inside = token(stoppingAt: "}")
+            guard peek == "}" else { throw Failure(reason: "missing \"}\" after {\(inside)") }
+            position += 1
+            let parts = inside.split(separator: ":", maxSplits: 1).map(String.init)
+            guard let list = parts.first, !list.isEmpty else { throw Failure(reason: "a {} without a list name") }
+            return .tagged(.slotList(list), name: parts.count == 2 ? parts[1] : list, value: nil)
         default:
             let text = token()
             guard !text.isEmpty else { throw Failure(reason: "unexpected \"\(peek.map(String.init) ?? "end")\"") }
@@ -190,7 +210,9 @@ public struct TemplateReader {
             }
         }
         skipConverters()
-        // A tag may stand apart from what it tags: "(on | off) {state}".
+        // A tag may stand apart from what it tags: "(on | off) {state}". (Home Assistant's braces
+        // are lists of their own, read above.)
+        if listsInBraces { return expression }
         skipSpaces()
         while peek == "{" {
             position += 1

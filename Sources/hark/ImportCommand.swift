@@ -17,12 +17,19 @@ struct Import: ParsableCommand {
         are said in words. It prints, line by line, what it could not carry over or changed, then \
         checks the app as `hark apps check` does. Replies are "OK." with the values heard: write \
         your own in the app.yaml, or add a handler.
+
+        hark import home-assistant FILE.yaml --out DIR does the same from Home Assistant's sentence \
+        YAML (the intents repository's files or custom_sentences): intents and their data: blocks' \
+        sentences, {list} and {list:slot} as parameters with the values of lists: (values: with \
+        in:/out:, range:), expansion_rules: written in place, a block's slots: as values its phrases \
+        set. Wildcard lists, requires_context: and response: are reported, not carried over.
         """)
 
-    @Argument(help: ArgumentHelp("What the sentences come from: rhasspy.", valueName: "format"))
+    @Argument(help: ArgumentHelp("What the sentences come from: rhasspy or home-assistant.", valueName: "format"))
     var format: String
 
-    @Argument(help: ArgumentHelp("The sentences file (Rhasspy: sentences.ini).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The sentences file (Rhasspy: sentences.ini; Home Assistant: a sentence YAML file).",
+                                 valueName: "file"))
     var file: String
 
     @Option(help: ArgumentHelp("Rhasspy's slots folder (default: slots/ beside the file, if there).", valueName: "dir"))
@@ -38,7 +45,10 @@ struct Import: ParsableCommand {
     var force = false
 
     func validate() throws {
-        guard format == "rhasspy" else { throw ValidationError("unknown format \"\(format)\"; use rhasspy") }
+        guard ["rhasspy", "home-assistant"].contains(format) else {
+            throw ValidationError("unknown format \"\(format)\"; use rhasspy or home-assistant")
+        }
+        if format == "home-assistant", slots != nil { throw ValidationError("--slots is Rhasspy's; Home Assistant's lists are in its YAML") }
     }
 
     func run() throws {
@@ -49,30 +59,20 @@ struct Import: ParsableCommand {
         } catch {
             throw ValidationError("cannot read \(file): \(error.localizedDescription)")
         }
-        let slotsFolder = slots.map { URL(fileURLWithPath: $0) } ?? source.deletingLastPathComponent().appendingPathComponent("slots")
-        var slotLists: [String: [String]] = [:]
-        if slots != nil || FileManager.default.fileExists(atPath: slotsFolder.path) {
-            do {
-                slotLists = try RhasspyImporter.readSlots(in: slotsFolder)
-            } catch {
-                throw ValidationError("cannot read the slots folder \(slotsFolder.path): \(error.localizedDescription)")
-            }
-        }
         let folder = URL(fileURLWithPath: out)
         let manifest = folder.appendingPathComponent("app.yaml")
         if FileManager.default.fileExists(atPath: manifest.path) && !force {
             throw ValidationError("\(manifest.path) exists; pass --force to replace it")
         }
         let appName = name ?? folder.lastPathComponent.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
-        var importer = RhasspyImporter(file: file, text: text, slots: slotLists)
-        let result = importer.makeApp(name: appName)
+        let result = try makeApp(text: text, source: source, name: appName)
         for line in result.report { print(line) }
         guard !result.app.intents.isEmpty else {
             printError("hark: nothing in \(file) could be carried over")
             throw ExitCode(ExitStatus.dataError)
         }
         let yaml = AppYAML.text(of: result.app, header: [
-            "Imported from \(source.lastPathComponent) by hark import rhasspy.",
+            "Imported from \(source.lastPathComponent) by hark import \(format).",
             "Replies are \"OK.\" with the values heard: write your own, or add a handler: (see README, Apps).",
         ])
         do {
@@ -82,7 +82,9 @@ struct Import: ParsableCommand {
             throw fail(error)
         }
         let phrases = result.app.intents.reduce(0) { $0 + $1.phrases.count }
-        print("wrote \(manifest.path): \(result.app.intents.count) intents, \(phrases) phrases; \(result.report.count) note\(result.report.count == 1 ? "" : "s") above")
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        print("wrote \(manifest.path): \(count(result.app.intents.count, "intent")), \(count(phrases, "phrase")); " +
+              "\(count(result.report.count, "note")) above")
         do {
             _ = try AppCatalog.load(from: folder, wakePhrase: try HarkConfigFile.load().live.wakePhrase)
         } catch let error as ManifestError {
@@ -92,5 +94,23 @@ struct Import: ParsableCommand {
         } catch {
             throw fail(error)
         }
+    }
+
+    /// The app the format's importer makes of the file.
+    func makeApp(text: String, source: URL, name: String) throws -> RhasspyImporter.Result {
+        if format == "home-assistant" {
+            return HomeAssistantImporter(file: file, text: text).makeApp(name: name)
+        }
+        let slotsFolder = slots.map { URL(fileURLWithPath: $0) } ?? source.deletingLastPathComponent().appendingPathComponent("slots")
+        var slotLists: [String: [String]] = [:]
+        if slots != nil || FileManager.default.fileExists(atPath: slotsFolder.path) {
+            do {
+                slotLists = try RhasspyImporter.readSlots(in: slotsFolder)
+            } catch {
+                throw ValidationError("cannot read the slots folder \(slotsFolder.path): \(error.localizedDescription)")
+            }
+        }
+        var importer = RhasspyImporter(file: file, text: text, slots: slotLists)
+        return importer.makeApp(name: name)
     }
 }

@@ -131,4 +131,35 @@ import Testing
         #expect(process.terminationStatus == 0, "\(printed)\(complained)")
         #expect(printed.contains("5 apps in \(Fixtures.root.appendingPathComponent("apps").standardizedFileURL.path)"), "\(printed)")
     }
+
+    /// Home Assistant's sentences imported and talked to: a phrase limited to its list, a slot
+    /// the phrase fixes, and the notes of what was left out.
+    @Test func anAppImportedFromHomeAssistantAnswersItsSentences() throws {
+        let folder = try temporaryDirectory()
+        let sentences = folder.appendingPathComponent("home.yaml")
+        try """
+            language: en
+            intents:
+              HassTurnOn:
+                data:
+                  - sentences: ["open [the] {cover:name}"]
+                    slots: {domain: cover}
+                  - sentences: ["add {item} to my list"]
+            lists:
+              cover:
+                values: ["garage door"]
+              item:
+                wildcard: true
+
+            """.write(to: sentences, atomically: true, encoding: .utf8)
+        let app = folder.appendingPathComponent("ha_home")
+        let imported = try CommandLineTests.hark(["import", "home-assistant", sentences.path, "--out", app.path])
+        #expect(imported.status == 0, "\(imported.output)\(imported.errors)")
+        #expect(imported.output.contains("home.yaml:11: list item is a wildcard"), "\(imported.output)")
+        #expect(imported.output.contains("1 intent, 1 phrase"), "\(imported.output)")
+        let chat = try CommandLineTests.hark(["chat", "--apps", app.path], input: "open the garage door\nopen the front door\n")
+        #expect(chat.status == 0, "\(chat.errors)")
+        #expect(chat.output.contains("OK: garage door."), "\(chat.output)")
+        #expect(chat.output.contains("Sorry, I didn't catch that."), "\(chat.output)")
+    }
 }

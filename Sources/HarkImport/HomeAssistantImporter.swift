@@ -1,0 +1,176 @@
+import Foundation
+import Yams
+
+/// Turns Home Assistant's sentence files (the intents repository's YAML, or `custom_sentences`)
+/// into a Hark app, through the same writer as Rhasspy's: `intents:` → intents and their
+/// `data:` blocks' sentences, `{list}` and `{list:slot}` → parameters with the list's values,
+/// `lists:` (`values:` with `in:`/`out:`, `range:`), `expansion_rules:` → rules written in
+/// place, a block's `slots:` → values its phrases set without saying. What Hark cannot hold
+/// (wildcard lists, `requires_context:`, `excludes_context:`, `response:`) is reported by line.
+public struct HomeAssistantImporter {
+    let file: String
+    let text: String
+
+    /// `text` is the file's YAML; `file` is the name notes are reported by.
+    public init(file: String, text: String) {
+        self.file = file
+        self.text = text
+    }
+
+    public func makeApp(name: String) -> RhasspyImporter.Result {
+        var reader = SourceReader(file: file)
+        reader.read(text)
+        // Expansion rules are shared by every intent, as Home Assistant shares them.
+        let sections = reader.intents.map {
+            RhasspySentences.Section(intent: $0.name, line: $0.line, rules: reader.rules, sentences: $0.sentences)
+        }
+        var importer = RhasspyImporter(file: file, sentences: RhasspySentences(sections: sections, notes: []),
+                                       slots: reader.lists, unsayableLists: reader.unsayable, origin: "Home Assistant's",
+                                       missingList: { "{\($0)} is not in lists: (Home Assistant fills such lists from its devices; list their names there)" })
+        var result = importer.makeApp(name: name)
+        result.report = reader.notes + result.report
+        return result
+    }
+}
+
+/// Reads one Home Assistant sentence file.
+private struct SourceReader {
+    let file: String
+    var intents: [(name: String, line: Int, sentences: [RhasspySentences.Line])] = []
+    var rules: [String: RhasspySentences.Line] = [:]
+    /// List name → its values as lines of the template language (a slot file's form).
+    var lists: [String: [String]] = [:]
+    var unsayable: [String: String] = [:]
+    var notes: [String] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    private mutating func note(_ node: Node?, _ text: String) {
+        notes.append("\(file):\((node?.mark?.line).map(String.init) ?? "?"): \(text)")
+    }
+
+    mutating func read(_ text: String) {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            notes.append("\(file): not valid YAML: \(error)")
+            return
+        }
+        guard let top = root?.mapping else {
+            note(root, "expected a mapping with intents:, lists: and expansion_rules:")
+            return
+        }
+        for (key, value) in top {
+            switch key.string {
+            case "language":
+                if let language = value.string, !language.lowercased().hasPrefix("en") {
+                    note(key, "the sentences are in \"\(language)\"; Hark understands English, so they may not be heard")
+                }
+            case "intents": readIntents(value)
+            case "lists": readLists(value)
+            case "expansion_rules": readRules(value)
+            case "skip_words":
+                note(key, "skip_words: not carried over: say the words in the phrases where they belong")
+            default:
+                note(key, "\(key.string ?? "this key") is not carried over")
+            }
+        }
+    }
+
+    private mutating func readIntents(_ node: Node) {
+        guard let mapping = node.mapping else { return note(node, "intents: is a mapping of intent names") }
+        for (key, value) in mapping {
+            guard let name = key.string else { continue }
+            var sentences: [RhasspySentences.Line] = []
+            for block in value.mapping?["data"]?.sequence ?? [] {
+                guard let data = block.mapping else {
+                    note(block, "a data: entry is a mapping with sentences:")
+                    continue
+                }
+                var presets: [String: String] = [:]
+                for (slotKey, slotValue) in data["slots"]?.mapping ?? Node.Mapping([]) {
+                    guard let slot = slotKey.string else { continue }
+                    if let fixed = slotValue.string {
+                        presets[slot] = fixed
+                    } else {
+                        note(slotKey, "slot \(slot) is fixed to something other than one value; not carried over")
+                    }
+                }
+                for (dataKey, _) in data {
+                    switch dataKey.string {
+                    case "sentences", "slots": break
+                    case "requires_context", "excludes_context":
+                        note(dataKey, "\(dataKey.string ?? ""): is not carried over: Hark knows no devices' state; " +
+                             "limit the phrase with only: in the app.yaml instead")
+                    case "response":
+                        note(dataKey, "response: is not carried over: write the reply in responses: of the app.yaml")
+                    default:
+                        note(dataKey, "\(dataKey.string ?? "this key") is not carried over")
+                    }
+                }
+                for sentenceNode in data["sentences"]?.sequence ?? [] {
+                    guard let text = sentenceNode.string else { continue }
+                    let line = sentenceNode.mark?.line ?? 0
+                    do {
+                        sentences.append(.init(expression: try RhasspySentences.expression(text, listsInBraces: true),
+                                               line: line, presets: presets))
+                    } catch {
+                        note(sentenceNode, "\(error.reason), left out: \(text)")
+                    }
+                }
+            }
+            if value.mapping?["data"] == nil { note(key, "intent \(name) has no data: with sentences") }
+            for (other, _) in value.mapping ?? Node.Mapping([]) where other.string != "data" {
+                note(other, "\(other.string ?? "this key") of intent \(name) is not carried over")
+            }
+            intents.append((name, key.mark?.line ?? 0, sentences))
+        }
+    }
+
+    private mutating func readLists(_ node: Node) {
+        guard let mapping = node.mapping else { return note(node, "lists: is a mapping of list names") }
+        for (key, value) in mapping {
+            guard let name = key.string, let body = value.mapping else { continue }
+            if let values = body["values"]?.sequence {
+                lists[name] = values.compactMap { item -> String? in
+                    if let plain = item.string { return plain }
+                    guard let pair = item.mapping, let said = pair["in"]?.string, let meant = pair["out"]?.string else {
+                        note(item, "a value of list \(name) is a string or {in:, out:}; left out")
+                        return nil
+                    }
+                    // "in" is said, "out" is what the slot gets: a group substitution.
+                    return "(\(said)):\(meant.replacingOccurrences(of: " ", with: "_"))"
+                }
+                if body["values"]?.sequence?.contains(where: { $0.mapping?["out"]?.string?.contains(" ") == true }) == true {
+                    note(key, "list \(name): an out: value with spaces has them written as _ (a value's id is one word)")
+                }
+            } else if let range = body["range"]?.mapping, let low = range["from"]?.int, let high = range["to"]?.int {
+                let step = range["step"]?.int ?? 1
+                lists[name] = ["(\(low)..\(high),\(step))"]
+                if range["type"] != nil || range["multiplier"] != nil {
+                    note(key, "list \(name): the range's type: and multiplier: are not carried over; its values are the numbers said")
+                }
+            } else if body["wildcard"]?.bool == true {
+                unsayable[name] = "is a wildcard (any words), which a Hark phrase cannot hold yet"
+                note(key, "list \(name) is a wildcard: sentences that use it are left out")
+            } else {
+                note(key, "list \(name) has no values:, range: or wildcard:; sentences that use it are left out")
+            }
+        }
+    }
+
+    private mutating func readRules(_ node: Node) {
+        guard let mapping = node.mapping else { return note(node, "expansion_rules: is a mapping of rule names") }
+        for (key, value) in mapping {
+            guard let name = key.string, let text = value.string else { continue }
+            do {
+                rules[name] = .init(expression: try RhasspySentences.expression(text, listsInBraces: true), line: key.mark?.line ?? 0)
+            } catch {
+                note(key, "expansion rule \(name): \(error.reason), left out")
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HarkGrammar
+import HarkImport
+import HarkIntents
+import Testing
+
+/// Home Assistant's sentence YAML, construct by construct, into a Hark app that hears the same.
+@Suite struct HomeAssistantImporterTests {
+    static let home = """
+        language: en
+        intents:
+          HassTurnOn:
+            data:
+              - sentences:
+                  - "<turn> on [the] {name}"
+                slots:
+                  domain: light
+              - sentences:
+                  - "open [the] {cover:name}"
+                slots:
+                  domain: cover
+                requires_context:
+                  domain: cover
+          HassLightSet:
+            data:
+              - sentences:
+                  - "set [the] {name} [brightness] to {brightness} [percent]"
+                  - "make [the] {name} {color}"
+          HassShoppingListAddItem:
+            data:
+              - sentences:
+                  - "add {item} to my shopping list"
+          HassGetWeather:
+            data:
+              - sentences:
+                  - "what's the weather in {area}"
+        lists:
+          name:
+            values:
+              - "kitchen light"
+              - in: "(tv | telly) light"
+                out: "light.tv"
+          cover:
+            values:
+              - "garage door"
+          brightness:
+            range:
+              from: 10
+              to: 30
+              step: 10
+          color:
+            values: [red, green]
+          item:
+            wildcard: true
+        expansion_rules:
+          turn: "(turn | switch)"
+
+        """
+
+    static func imported() throws -> (RhasspyImporter.Result, AppManifest) {
+        let result = HomeAssistantImporter(file: "home.yaml", text: Self.home).makeApp(name: "Test Home")
+        let yaml = AppYAML.text(of: result.app, header: ["test"])
+        return (result, try AppCatalog.manifest(yaml: yaml, identifier: "test_home"))
+    }
+
+    @Test func everyConstructBecomesPhrasesParametersAndValues() throws {
+        let (result, app) = try Self.imported()
+        #expect(app.intents.map(\.name) == ["HassTurnOn", "HassLightSet"])
+        let turnOn = try #require(app.intent(named: "HassTurnOn"))
+        // The expansion rule written in place; {cover:name} fills the name slot from the cover list.
+        #expect(turnOn.phrases.map(\.description) == ["(turn | switch) on [the] <name>", "open [the] <name>"])
+        // Each phrase keeps to its own list, and sets the slot its block fixed.
+        #expect(turnOn.phraseOptions[0] == PhraseOptions(only: ["name": ["kitchen light", "light.tv"]], presets: ["domain": "light"]))
+        #expect(turnOn.phraseOptions[1] == PhraseOptions(only: ["name": ["garage door"]], presets: ["domain": "cover"]))
+        let lightSet = try #require(app.intent(named: "HassLightSet"))
+        #expect(lightSet.phrases.map(\.description) == ["set [the] <name> [brightness] to <brightness> [percent]",
+                                                         "make [the] <name> <color>"])
+        // A slot some phrases leave out is not asked for.
+        #expect(lightSet.parameter(named: "name")?.isRequired == true)
+        #expect(lightSet.parameter(named: "color")?.isRequired == false)
+        let spoken = result.app.intents[1].parameters.first { $0.name == "brightness" }?.values.map { "\($0.spoken)=\($0.id)" }
+        #expect(spoken == ["ten=10", "twenty=20", "thirty=30"])
+    }
+
+    @Test func whatCannotBeCarriedOverIsReportedByLine() throws {
+        let (result, _) = try Self.imported()
+        #expect(result.report.contains("home.yaml:13: requires_context: is not carried over: Hark knows no devices' state; limit the phrase with only: in the app.yaml instead"), "\(result.report)")
+        #expect(result.report.contains("home.yaml:44: list item is a wildcard: sentences that use it are left out"))
+        #expect(result.report.contains("home.yaml:23: {item} is a wildcard (any words), which a Hark phrase cannot hold yet; the sentence is left out"))
+        #expect(result.report.contains { $0.hasPrefix("home.yaml:27: {area} is not in lists:") })
+        #expect(result.report.contains("home.yaml:20: intent HassShoppingListAddItem has no sentence that could be carried over, left out"))
+    }
+
+    @Test func theAppHearsWhatHomeAssistantWould() throws {
+        let (_, app) = try Self.imported()
+        let catalog = AppCatalog(apps: [app])
+        let graph = WordGraph(catalog.topLevelGrammar())
+        func heard(_ text: String) -> String? {
+            guard let interpretation = graph.interpret(Grammar.words(of: text)), let match = catalog.match(interpretation) else { return nil }
+            return match.intent.name + " " + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" }
+                .joined(separator: " ")
+        }
+        #expect(heard("switch on the telly light") == "HassTurnOn domain=light name=light.tv")
+        #expect(heard("open the garage door") == "HassTurnOn domain=cover name=garage door")
+        #expect(heard("turn on the garage door") == nil)
+        #expect(heard("open the kitchen light") == nil)
+        #expect(heard("set the kitchen light to thirty percent") == "HassLightSet brightness=30 name=kitchen light")
+        #expect(heard("set the kitchen light to fifteen percent") == nil)
+    }
+}
