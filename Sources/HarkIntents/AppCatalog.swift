@@ -108,7 +108,7 @@ public struct AppCatalog: Sendable {
         var problems: [ManifestError.Problem] = []
         let wakeWords = Grammar.words(of: wakePhrase)
         let reserved = Set(ReservedPhrases.all.map(Grammar.words(of:)))
-        var owners: [[String]: (app: AppManifest, phrase: PhraseTemplate)] = [:]
+        var owners: [[String]: (app: AppManifest, phrase: PhraseTemplate, values: [String: Set<[String]>])] = [:]
         for (index, app) in apps.enumerated() {
             for other in apps[..<index] {
                 let taken = Set(other.names.map { $0.lowercased() }).intersection(app.names.map { $0.lowercased() })
@@ -122,6 +122,7 @@ public struct AppCatalog: Sendable {
             phrases = phrases.filter { seen.insert($0).inserted }
             for phrase in phrases {
                 guard let sentences = PhraseExpansion.sentences(of: phrase) else { continue }
+                let values = Self.spokenValues(of: phrase, in: app)
                 var reported = Set<String>()
                 for sentence in sentences {
                     if !wakeWords.isEmpty, sentence.containsRun(wakeWords), reported.insert("wake").inserted {
@@ -134,13 +135,23 @@ public struct AppCatalog: Sendable {
                                                       "which is Hark's own command"))
                     }
                     if let owner = owners[sentence], owner.app.identifier != app.identifier {
+                        // The same words around a parameter whose values differ in the two apps
+                        // ("is the <name> locked": doors in one, windows in the other) are never
+                        // said the same way.
+                        let disjoint = sentence.contains { token in
+                            guard token.hasPrefix("<"), token.hasSuffix(">") else { return false }
+                            let name = String(token.dropFirst().dropLast())
+                            guard let mine = values[name], let theirs = owner.values[name] else { return false }
+                            return mine.isDisjoint(with: theirs)
+                        }
+                        if disjoint { continue }
                         if reported.insert("clash \(owner.app.identifier)").inserted {
                             problems.append(.init(file: app.file, line: nil,
                                                   reason: "phrase \"\(phrase)\" can be said the same way as \(owner.app.identifier)'s " +
                                                           "\"\(owner.phrase)\" (\"\(sentence.joined(separator: " "))\")"))
                         }
                     } else if owners[sentence] == nil {
-                        owners[sentence] = (app, phrase)
+                        owners[sentence] = (app, phrase, values)
                     }
                 }
             }
@@ -157,6 +168,32 @@ public struct AppCatalog: Sendable {
               var enumerated = apps[index].types[type] else { return }
         enumerated.values = values
         apps[index].types[type] = enumerated
+    }
+
+    /// For each parameter `phrase` says whose values the app lists (its own types): every way
+    /// of saying them in this phrase (its `only:` respected). Parameters of Hark's types (numbers,
+    /// times, text) are left out: they can be said any way.
+    static func spokenValues(of phrase: PhraseTemplate, in app: AppManifest) -> [String: Set<[String]>] {
+        var owner: (intent: IntentDefinition, options: PhraseOptions?)?
+        for intent in app.intents {
+            if let index = intent.phrases.firstIndex(of: phrase) {
+                owner = (intent, intent.phraseOptions[index])
+                break
+            }
+        }
+        if owner == nil, let shortcut = app.shortcuts.first(where: { $0.phrase == phrase }), let intent = app.intent(named: shortcut.intent) {
+            owner = (intent, nil)
+        }
+        guard let owner else { return [:] }
+        var values: [String: Set<[String]>] = [:]
+        for name in phrase.parameterNames {
+            guard let parameter = owner.intent.parameter(named: name), let typeName = parameter.enumerationName,
+                  let type = app.types[typeName], !type.isDynamic else { continue }
+            let allowed = owner.options?.only[name].map(Set.init)
+            values[name] = Set(type.values.filter { allowed?.contains($0.identifier) ?? true }
+                .flatMap(\.spokenForms).map(Grammar.words(of:)))
+        }
+        return values
     }
 
     public func app(_ identifier: String) -> AppManifest? {

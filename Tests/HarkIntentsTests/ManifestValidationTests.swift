@@ -252,6 +252,40 @@ import Testing
         #expect(problems == ["phrase \"[all] lights on\" can be said the same way as a's \"lights on\" (\"lights on\")"])
     }
 
+    /// Home Assistant's "is the {name} locked" and "is the {name} open" in two apps: the same
+    /// words around a parameter are one phrase only when the two apps' values can meet.
+    @Test func theSamePhraseInTwoAppsIsAllowedWhenTheirValuesCannotMeet() throws {
+        func app(_ name: String, _ values: [String]) -> String {
+            """
+            name: \(name)
+            types:
+              Thing:
+                values: [\(values.joined(separator: ", "))]
+            intents:
+              CheckThing:
+                parameters:
+                  name: {type: Thing, required: true, prompt: Which one?}
+                phrases: ["is the <name> shut"]
+                responses: {success: ok}
+            """
+        }
+        #expect(try Self.loadProblems(["locks": app("Locks", ["front door", "back door"]),
+                                       "windows": app("Windows", ["garage window", "attic window"])]).isEmpty)
+        let directory = try Self.install(["locks": app("Locks", ["front door", "back door"]),
+                                          "windows": app("Windows", ["garage window", "attic window"])])
+        let catalog = try AppCatalog.load(from: directory)
+        let graph = WordGraph(catalog.topLevelGrammar())
+        func heard(_ text: String) -> String? {
+            graph.interpret(Grammar.words(of: text)).flatMap { catalog.match($0) }.map { "\($0.app.identifier) \($0.values["name"]?.value.identifier ?? "")" }
+        }
+        #expect(heard("is the front door shut") == "locks front door")
+        #expect(heard("is the attic window shut") == "windows attic window")
+        // A value both apps have: the phrase could mean either, so it is refused.
+        let overlap = try Self.loadProblems(["locks": app("Locks", ["front door", "back door"]),
+                                             "windows": app("Windows", ["garage window", "front door"])])
+        #expect(overlap == ["phrase \"is the <name> shut\" can be said the same way as locks's \"is the <name> shut\" (\"is the <name> shut\")"])
+    }
+
     @Test func refusesAnotherAppsName() throws {
         let problems = try Self.loadProblems(["a": Self.app("Alpha", phrase: "one"),
                                               "b": Self.app("Beta", phrase: "two", alternative: "[alpha]")])
