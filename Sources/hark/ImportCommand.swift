@@ -23,12 +23,16 @@ struct Import: ParsableCommand {
         sentences, {list} and {list:slot} as parameters with the values of lists: (values: with \
         in:/out:, range:), expansion_rules: written in place, a block's slots: as values its phrases \
         set. Wildcard lists, requires_context: and response: are reported, not carried over.
+
+        hark import rhino context.yml --out DIR does the same from Picovoice Rhino's context YAML: \
+        each expression list an intent, $type:slot a parameter with the type's values from slots:, \
+        [a, b] a choice and (words) optional words; macros (@name) are reported, not carried over.
         """)
 
-    @Argument(help: ArgumentHelp("What the sentences come from: rhasspy or home-assistant.", valueName: "format"))
+    @Argument(help: ArgumentHelp("What the sentences come from: rhasspy, home-assistant or rhino.", valueName: "format"))
     var format: String
 
-    @Argument(help: ArgumentHelp("The sentences file (Rhasspy: sentences.ini; Home Assistant: a sentence YAML file).",
+    @Argument(help: ArgumentHelp("The sentences file (Rhasspy: sentences.ini; Home Assistant: a sentence YAML file; Rhino: context.yml).",
                                  valueName: "file"))
     var file: String
 
@@ -45,10 +49,10 @@ struct Import: ParsableCommand {
     var force = false
 
     func validate() throws {
-        guard ["rhasspy", "home-assistant"].contains(format) else {
-            throw ValidationError("unknown format \"\(format)\"; use rhasspy or home-assistant")
+        guard ["rhasspy", "home-assistant", "rhino"].contains(format) else {
+            throw ValidationError("unknown format \"\(format)\"; use rhasspy, home-assistant or rhino")
         }
-        if format == "home-assistant", slots != nil { throw ValidationError("--slots is Rhasspy's; Home Assistant's lists are in its YAML") }
+        if format != "rhasspy", slots != nil { throw ValidationError("--slots is Rhasspy's; \(format)'s lists are in its YAML") }
     }
 
     func run() throws {
@@ -100,6 +104,9 @@ struct Import: ParsableCommand {
     func makeApp(text: String, source: URL, name: String) throws -> RhasspyImporter.Result {
         if format == "home-assistant" {
             return HomeAssistantImporter(file: file, text: text).makeApp(name: name)
+        }
+        if format == "rhino" {
+            return RhinoImporter(file: file, text: text).makeApp(name: name)
         }
         let slotsFolder = slots.map { URL(fileURLWithPath: $0) } ?? source.deletingLastPathComponent().appendingPathComponent("slots")
         var slotLists: [String: [String]] = [:]
