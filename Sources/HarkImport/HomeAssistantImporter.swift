@@ -7,17 +7,9 @@ import Yams
 /// `lists:` (`values:` with `in:`/`out:`, `range:`), `expansion_rules:` → rules written in
 /// place, a block's `slots:` → values its phrases set without saying. What Hark cannot hold
 /// (wildcard lists, `requires_context:`, `excludes_context:`, `response:`) is reported by line.
-public struct HomeAssistantImporter {
-    let file: String
-    let text: String
-
-    /// `text` is the file's YAML; `file` is the name notes are reported by.
-    public init(file: String, text: String) {
-        self.file = file
-        self.text = text
-    }
-
-    public func makeApp(name: String) -> RhasspyImporter.Result {
+public enum HomeAssistantImporter {
+    /// The app made of `text`, a sentence file's YAML; `file` is the name notes are reported by.
+    public static func makeApp(name: String, file: String, text: String) -> RhasspyImporter.Result {
         var reader = SourceReader(file: file)
         reader.read(text)
         // Expansion rules are shared by every intent, as Home Assistant shares them.

@@ -5,17 +5,9 @@ import Yams
 /// `context: expressions:` → intents and their phrases, `$type:slot` → a parameter with the
 /// type's values from `slots:`, `[a, b]` → a choice, `(words)` → optional words. What Hark
 /// cannot hold (`@macros`, anything else under `context:`) is reported by line.
-public struct RhinoImporter {
-    let file: String
-    let text: String
-
-    /// `text` is the context's YAML; `file` is the name notes are reported by.
-    public init(file: String, text: String) {
-        self.file = file
-        self.text = text
-    }
-
-    public func makeApp(name: String) -> RhasspyImporter.Result {
+public enum RhinoImporter {
+    /// The app made of `text`, a context's YAML; `file` is the name notes are reported by.
+    public static func makeApp(name: String, file: String, text: String) -> RhasspyImporter.Result {
         var notes: [String] = []
         var sections: [RhasspySentences.Section] = []
         var slots: [String: [String]] = [:]

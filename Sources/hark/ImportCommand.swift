@@ -103,10 +103,10 @@ struct Import: ParsableCommand {
     /// The app the format's importer makes of the file.
     func makeApp(text: String, source: URL, name: String) throws -> RhasspyImporter.Result {
         if format == "home-assistant" {
-            return HomeAssistantImporter(file: file, text: text).makeApp(name: name)
+            return HomeAssistantImporter.makeApp(name: name, file: file, text: text)
         }
         if format == "rhino" {
-            return RhinoImporter(file: file, text: text).makeApp(name: name)
+            return RhinoImporter.makeApp(name: name, file: file, text: text)
         }
         let slotsFolder = slots.map { URL(fileURLWithPath: $0) } ?? source.deletingLastPathComponent().appendingPathComponent("slots")
         var slotLists: [String: [String]] = [:]

@@ -58,7 +58,7 @@ import Testing
         """
 
     static func imported() throws -> (RhasspyImporter.Result, AppManifest) {
-        let result = HomeAssistantImporter(file: "home.yaml", text: Self.home).makeApp(name: "Test Home")
+        let result = HomeAssistantImporter.makeApp(name: "Test Home", file: "home.yaml", text: Self.home)
         let yaml = AppYAML.text(of: result.app, header: ["test"])
         return (result, try AppCatalog.manifest(yaml: yaml, identifier: "test_home"))
     }

@@ -23,7 +23,7 @@ import Testing
         """
 
     @Test func expressionsSlotsChoicesAndOptionalsBecomeAnApp() throws {
-        let result = RhinoImporter(file: "context.yml", text: Self.context).makeApp(name: "Rhino Cafe")
+        let result = RhinoImporter.makeApp(name: "Rhino Cafe", file: "context.yml", text: Self.context)
         #expect(result.report == [
             "context.yml:6: macros (@name) are not carried over, left out: @greeting $drink:drink",
             "context.yml:3: intent orderDrink is named OrderDrink (Hark's intents are VerbNoun in UpperCamelCase)",
