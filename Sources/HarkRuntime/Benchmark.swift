@@ -376,10 +376,8 @@ public struct Benchmark: Sendable {
 
     /// Recordings in `directory` that have a sidecar, sorted by name.
     public static func recordings(in directory: URL) throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension.lowercased() == "wav" }
+        try WAVFile.files(in: directory)
             .filter { FileManager.default.fileExists(atPath: $0.deletingPathExtension().appendingPathExtension("json").path) }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
     /// Runs every recording; `progress` is told after each one (done, total).

@@ -90,12 +90,12 @@ public struct WakeWordBenchmark: Sendable {
         for phrase in phrases {
             let folder = corpus.appendingPathComponent("positives").appendingPathComponent(phrase)
             for condition in try files.contentsOfDirectory(atPath: folder.path).sorted() {
-                for url in try Self.recordings(in: folder.appendingPathComponent(condition)) {
+                for url in try WAVFile.files(in: folder.appendingPathComponent(condition)) {
                     streams.append(Stream(url: url, split: Self.split(of: url), phrase: phrase, condition: condition))
                 }
             }
         }
-        for url in try Self.recordings(in: corpus.appendingPathComponent("negatives")) {
+        for url in try WAVFile.files(in: corpus.appendingPathComponent("negatives")) {
             let name = url.deletingPathExtension().lastPathComponent
             // SPLIT-FAMILY-NNN
             let family = name.split(separator: "-").dropFirst().dropLast().joined(separator: "-")
@@ -106,13 +106,6 @@ public struct WakeWordBenchmark: Sendable {
 
     static func split(of url: URL) -> String {
         url.lastPathComponent.hasPrefix("tune-") ? "tune" : "test"
-    }
-
-    /// The WAV files of a folder (not its subfolders), in name order.
-    public static func recordings(in directory: URL) throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension.lowercased() == "wav" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
     func spotter() throws -> WakeWordSpotter {

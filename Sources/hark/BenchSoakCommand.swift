@@ -116,9 +116,7 @@ struct BenchSoak: AsyncParsableCommand {
             if isDirectory.boolValue {
                 let found: [URL]
                 do {
-                    found = try FileManager.default.contentsOfDirectory(at: URL(fileURLWithPath: input), includingPropertiesForKeys: nil)
-                        .filter { $0.pathExtension.lowercased() == "wav" }
-                        .sorted { $0.lastPathComponent < $1.lastPathComponent }
+                    found = try WAVFile.files(in: URL(fileURLWithPath: input))
                 } catch {
                     throw ValidationError("cannot read \(input): \(error.localizedDescription)")
                 }
