@@ -39,7 +39,7 @@ public struct ImportedApp: Sendable, Equatable {
         /// `values` are the ids each parameter can take in it.
         mutating func addPhrase(_ phrase: String, presets fixed: [String: String], values: [String: [String]] = [:]) {
             if let index = phrases.indices.first(where: { phrases[$0] == phrase && (presets[$0] ?? [:]) == fixed }) {
-                saidValues[index, default: [:]].merge(values) { $0 + $1.filter { !$0.isEmpty } }
+                saidValues[index, default: [:]].merge(values) { $0 + $1 }
                 return
             }
             if !fixed.isEmpty { presets[phrases.count] = fixed }
@@ -143,6 +143,10 @@ public enum AppYAML {
         lines.append("")
         lines.append("intents:")
         for intent in app.intents {
+            // The parameters every phrase says: only those are asked for when missing (a slot some
+            // phrases leave out, or only ever fix, is not, as the other assistant would not have
+            // asked), and only those are said in the reply (a missing one would leave a gap).
+            let saidByEvery = intent.parameters.map(\.name).filter { name in intent.phrases.allSatisfy { $0.contains("<\(name)>") } }
             lines.append("  \(intent.name):")
             lines.append("    title: \(quoted(intent.title))")
             if !intent.parameters.isEmpty {
@@ -151,9 +155,7 @@ public enum AppYAML {
                     let spokenName = parameter.name.replacingOccurrences(of: "_", with: " ")
                     lines.append("      \(parameter.name):")
                     lines.append("        type: \(parameter.type)")
-                    // Asked for only when every phrase says it: a slot some phrases leave out (or
-                    // only ever fix) is not asked for, as the other assistant would not have.
-                    if intent.phrases.allSatisfy({ $0.contains("<\(parameter.name)>") }) {
+                    if saidByEvery.contains(parameter.name) {
                         lines.append("        required: true")
                         lines.append("        prompt: \(quoted("Which \(spokenName)?"))")
                     }
@@ -175,9 +177,7 @@ public enum AppYAML {
                                              : "      - {phrase: \(quoted(phrase)), \(options.joined(separator: ", "))}")
             }
             lines.append("    responses:")
-            // The values every phrase says: a missing one would leave a gap in the reply.
-            let said = intent.parameters.filter { parameter in intent.phrases.allSatisfy { $0.contains("<\(parameter.name)>") } }
-                .map { "${\($0.name)}" }.joined(separator: " ")
+            let said = saidByEvery.map { "${\($0)}" }.joined(separator: " ")
             lines.append("      success: \(quoted(said.isEmpty ? "OK." : "OK: \(said)."))")
             lines.append("")
         }
