@@ -108,7 +108,16 @@ public struct AppCatalog: Sendable {
         var problems: [ManifestError.Problem] = []
         let wakeWords = Grammar.words(of: wakePhrase)
         let reserved = Set(ReservedPhrases.all.map(Grammar.words(of:)))
-        var owners: [[String]: (app: AppManifest, phrase: PhraseTemplate, values: [String: Set<[String]>])] = [:]
+        var owners: [[String]: (app: AppManifest, phrase: PhraseTemplate)] = [:]
+        // A phrase's values are looked at only when its words meet another app's, once per phrase.
+        var valuesOf: [String: [String: Set<[String]>]] = [:]
+        func values(_ phrase: PhraseTemplate, _ app: AppManifest) -> [String: Set<[String]>] {
+            let key = app.identifier + "\u{0}" + phrase.source
+            if let known = valuesOf[key] { return known }
+            let found = Self.spokenValues(of: phrase, in: app)
+            valuesOf[key] = found
+            return found
+        }
         for (index, app) in apps.enumerated() {
             for other in apps[..<index] {
                 let taken = Set(other.names.map { $0.lowercased() }).intersection(app.names.map { $0.lowercased() })
@@ -122,7 +131,6 @@ public struct AppCatalog: Sendable {
             phrases = phrases.filter { seen.insert($0).inserted }
             for phrase in phrases {
                 guard let sentences = PhraseExpansion.sentences(of: phrase) else { continue }
-                let values = Self.spokenValues(of: phrase, in: app)
                 var reported = Set<String>()
                 for sentence in sentences {
                     if !wakeWords.isEmpty, sentence.containsRun(wakeWords), reported.insert("wake").inserted {
@@ -141,7 +149,9 @@ public struct AppCatalog: Sendable {
                         let disjoint = sentence.contains { token in
                             guard token.hasPrefix("<"), token.hasSuffix(">") else { return false }
                             let name = String(token.dropFirst().dropLast())
-                            guard let mine = values[name], let theirs = owner.values[name] else { return false }
+                            guard let mine = values(phrase, app)[name], let theirs = values(owner.phrase, owner.app)[name] else {
+                                return false
+                            }
                             return mine.isDisjoint(with: theirs)
                         }
                         if disjoint { continue }
@@ -151,7 +161,7 @@ public struct AppCatalog: Sendable {
                                                           "\"\(owner.phrase)\" (\"\(sentence.joined(separator: " "))\")"))
                         }
                     } else if owners[sentence] == nil {
-                        owners[sentence] = (app, phrase, values)
+                        owners[sentence] = (app, phrase)
                     }
                 }
             }
