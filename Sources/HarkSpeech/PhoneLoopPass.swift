@@ -21,10 +21,11 @@ final class PhoneLoopPass: @unchecked Sendable {
         var segments: [Decoder.Segment]
     }
 
-    init(modelDirectory: String, logFile: String) throws(RecognitionError) {
+    /// `extraArguments`: the grammar pass's adaptation flags, so both passes hear the same model.
+    init(modelDirectory: String, logFile: String, extraArguments: [String] = []) throws(RecognitionError) {
         decoder = try Decoder.make(entries: [], modelDirectory: modelDirectory, logFile: logFile,
                                    // Context-independent phones keep the pass cheap.
-                                   extraArguments: ["-allphone_ci", "yes"])
+                                   extraArguments: ["-allphone_ci", "yes"] + extraArguments)
         try decoder.installPhoneLoop(name: Self.search)
         try decoder.activate(Self.search)
     }

@@ -16,6 +16,10 @@ public struct RecognizerConfiguration: Sendable {
     /// Extra pronunciation files in the dictionary's format ("word PH O N E S"),
     /// e.g. the project's models/lexicon.dict; later files win.
     public var lexicons: [URL] = []
+    /// An adaptation of the acoustic model to the voices and rooms Hark hears (an MLLR transform
+    /// of its means, e.g. the project's models/en-us.mllr), or nil for the model as it is. Both
+    /// passes listen through it: the confidence compares them, so they must hear the same model.
+    public var acousticTransform: URL?
     /// pocketsphinx's own log. /dev/null unless someone is debugging it.
     public var logFile = "/dev/null"
     /// An utterance whose margin (see `Confidence`) is below this is rejected.
@@ -125,15 +129,24 @@ public final class Recognizer {
         let knownWords = Set(known.map { Self.baseWord($0.word) })
         let added = additions.filter { !knownWords.contains(Self.baseWord($0.word)) }
         let entries = known + added
+        let adaptation = try Self.adaptationArguments(configuration.acousticTransform)
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
-                                       logFile: configuration.logFile, extraArguments: [])
+                                       logFile: configuration.logFile, extraArguments: adaptation)
         self.configuration = configuration
         self.dictionary = dictionary
         lexiconPronunciations = added.filter { Self.baseWord($0.word) == $0.word }
         self.decoder = decoder
         phoneLoop = configuration.measuresConfidence
-            ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile) : nil
+            ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
+                                extraArguments: adaptation) : nil
         self.loadSeconds = Date().timeIntervalSince(started)
+    }
+
+    /// The decoder flags that load `transform`, checked first (see `AcousticTransform`).
+    static func adaptationArguments(_ transform: URL?) throws(RecognitionError) -> [String] {
+        guard let transform else { return [] }
+        try AcousticTransform.check(transform)
+        return ["-mllr", transform.path]
     }
 
     // MARK: Dictionary
