@@ -48,6 +48,9 @@ public struct AssistantConfiguration: Sendable {
         if let lexicon = HarkPaths.lexicon(in: modelsDirectory), !self.recognizer.lexicons.contains(lexicon) {
             self.recognizer.lexicons.append(lexicon)
         }
+        if self.recognizer.acousticTransform == nil {
+            self.recognizer.acousticTransform = HarkPaths.acousticTransform(in: modelsDirectory)
+        }
     }
 }
 

@@ -125,6 +125,8 @@ public struct BaselineFigures: Sendable, Codable {
 public struct BenchmarkReport: Sendable, Codable {
     /// The margin threshold the main figures are given at (the recogniser's setting).
     public var threshold: Double
+    /// The acoustic model Hark listened with (the baseline always uses Debian's as it is).
+    public var acousticModel = ""
     public var recordings = 0
     public var mustAccept = 0
     public var mustReject = 0
@@ -273,6 +275,7 @@ public struct BenchmarkReport: Sendable, Codable {
             "false acceptances:    \(percent(falseAcceptances, mustReject))",
             String(format: "real-time factor:     %.4f   (CPU %.2f s for %.1f s of audio)", realTimeFactor, cpuSeconds, audioSeconds),
             String(format: "decode latency:       p50 %.0f ms, p95 %.0f ms", decodeLatencyP50 * 1000, decodeLatencyP95 * 1000),
+            "acoustic model:       \(acousticModel.isEmpty ? "–" : acousticModel)",
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),
         ]

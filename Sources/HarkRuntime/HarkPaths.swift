@@ -55,6 +55,14 @@ public enum HarkPaths {
         return file
     }
 
+    /// The project's adaptation of the acoustic model (`RecognizerConfiguration.acousticTransform`),
+    /// if present.
+    public static func acousticTransform(in models: URL?) -> URL? {
+        guard let file = models?.appendingPathComponent("en-us.mllr"),
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return file
+    }
+
     /// The running executable. Run as "hark" from PATH, the first argument names no folder, so
     /// the kernel's link to the executable is read first.
     static func executable() -> URL {

@@ -70,9 +70,10 @@ struct Bench: AsyncParsableCommand {
             let bar = ProgressBar(label: "decoding")
             let benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold,
                                       baseline: baseline)
-            let report = try await benchmark.run(recordings) { done, total in
+            var report = try await benchmark.run(recordings) { done, total in
                 bar.show(done, of: total)
             }
+            report.acousticModel = AcousticTransform.modelDescription(configuration.recognizer.acousticTransform)
             bar.finish()
             print(report.summary())
             if let json { try writeFigures(report, to: json) }

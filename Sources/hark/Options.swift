@@ -70,7 +70,15 @@ struct RecognizerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write pocketsphinx's own log to this file.", valueName: "file"))
     var decoderLog: String?
 
+    @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as `make adapt` estimates), or \"none\" for Debian's model as it is.",
+                               discussion: "Defaults to models/en-us.mllr when the models folder has one.",
+                               valueName: "file"))
+    var acousticAdaptation: String?
+
     func validate() throws {
+        if let acousticAdaptation, acousticAdaptation != "none", !FileManager.default.isReadableFile(atPath: acousticAdaptation) {
+            throw ValidationError("--acoustic-adaptation: cannot read \(acousticAdaptation) (a file from make adapt, or \"none\")")
+        }
         if let askBand, !(askBand >= 0 && askBand.isFinite) {
             throw ValidationError("--ask-band must be a width of 0 or more (how far below the rejection margin to ask), not \(askBand)")
         }
@@ -82,6 +90,15 @@ struct RecognizerOptions: ParsableArguments {
         if let askBand { configuration.askBand = askBand }
         if let decoderLog { configuration.logFile = decoderLog }
         return configuration
+    }
+
+    /// The adaptation chosen with --acoustic-adaptation over what the models folder ships.
+    func chooseAdaptation(_ configuration: inout RecognizerConfiguration) {
+        switch acousticAdaptation {
+        case nil: break
+        case "none": configuration.acousticTransform = nil
+        case let file?: configuration.acousticTransform = URL(fileURLWithPath: file)
+        }
     }
 }
 
@@ -103,6 +120,7 @@ func assistantConfiguration(apps: AppsOptions, recognizer: RecognizerOptions? = 
         appsDirectory: try apps.appsDirectory(), modelsDirectory: HarkPaths.modelsDirectory(),
         recognizer: recognizer?.configuration ?? RecognizerConfiguration(), voice: voice,
         inProcessHandlers: ExampleApps.handlers)
+    recognizer?.chooseAdaptation(&configuration.recognizer)
     configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
     configuration.wakePhrase = try HarkConfigFile.load().live.wakePhrase
     return configuration
