@@ -29,6 +29,8 @@ public struct WakeWordBenchmark: Sendable {
     public var split: String?
     /// Phones for the phrases' words the dictionary lacks ("chatterbox").
     public var pronunciations: [String: String] = [:]
+    /// The acoustic adaptation the spotter listens through (`WakeWordConfiguration.acousticTransform`).
+    public var acousticTransform: URL?
 
     public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
                 split: String? = nil) {
@@ -114,6 +116,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.pronunciations = pronunciations
         configuration.reportsCandidates = true
         configuration.verifier = verifier
+        configuration.acousticTransform = acousticTransform
         return try WakeWordSpotter(configuration: configuration)
     }
 
@@ -192,6 +195,7 @@ public struct WakeWordBenchmark: Sendable {
         if let error = results.error { throw error }
         var report = WakeWordBenchmarkReport(phrases: phrases, sensitivity: sensitivity,
                                              threshold: WakeWordSpotter.threshold(sensitivity: sensitivity))
+        report.acousticModel = AcousticTransform.modelDescription(acousticTransform)
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)
         report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)
@@ -210,6 +214,7 @@ public struct WakeWordBenchmark: Sendable {
         var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
         configuration.pronunciations = pronunciations
         configuration.verifier = verifier
+        configuration.acousticTransform = acousticTransform
         let spotter = try WakeWordSpotter(configuration: configuration)
         guard let file = report.negativeFiles.first(where: { $0.split == "test" }) else { return }
         let samples = try WAVFile.read(contentsOf: corpus.appendingPathComponent("negatives").appendingPathComponent(file.file)).pipelineSamples()

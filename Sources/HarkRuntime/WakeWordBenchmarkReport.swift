@@ -50,6 +50,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     /// What the listening spotter adds to the process's resident memory, and the process's peak.
     public var spotterMegabytes = 0.0
     public var peakResidentMegabytes = 0.0
+    /// The acoustic model the spotter listened with.
+    public var acousticModel = ""
     public var positives: [WakeWordBenchmark.Positive] = []
     public var negatives: [WakeWordBenchmark.Candidate] = []
     public var negativeFiles: [NegativeFile] = []
@@ -143,6 +145,7 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         lines.append(String(format: "CPU per audio second, listening for \"%@\": %.4f on speech, %.4f on quiet noise (one core)",
                             WakeWordBenchmark.words(phrases.first ?? ""), cpuPerSecondSpeech, cpuPerSecondQuiet))
         lines.append(String(format: "memory: the spotter adds %.1f MB; the benchmark's peak %.1f MB", spotterMegabytes, peakResidentMegabytes))
+        if !acousticModel.isEmpty { lines.append("acoustic model: \(acousticModel)") }
         return lines.joined(separator: "\n")
     }
 }

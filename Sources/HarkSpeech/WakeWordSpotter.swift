@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What to listen for and how eagerly.
 public struct WakeWordConfiguration: Sendable {
@@ -16,6 +16,9 @@ public struct WakeWordConfiguration: Sendable {
     public var sensitivity = WakeWordSpotter.defaultSensitivity
     public var modelDirectory = RecognizerConfiguration.debianModel
     public var dictionary = RecognizerConfiguration.debianDictionary
+    /// An adaptation of the acoustic model (see `RecognizerConfiguration.acousticTransform`),
+    /// heard by the search and the verifier alike, or nil for the model as it is.
+    public var acousticTransform: URL?
     /// pocketsphinx's own log. /dev/null unless someone is debugging it.
     public var logFile = "/dev/null"
     /// Report every candidate the search finds, with `isAccepted` telling whether it reached the
@@ -147,8 +150,9 @@ public final class WakeWordSpotter {
         // some 135,000 pronunciations in memory (about 20 MB) for a search that uses a handful.
         let (found, missing) = try configuration.dictionaryEntries()
         let entries = found + missing.compactMap { word in configuration.pronunciations[word].map { (word, $0) } }
+        let adaptation = try Recognizer.adaptationArguments(configuration.acousticTransform)
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
-                                       logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"])
+                                       logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"] + adaptation)
         var lines: [String] = []
         var pronunciations: [String] = []
         var spellings: [String: (phrase: String, phones: [String])] = [:]
@@ -184,7 +188,8 @@ public final class WakeWordSpotter {
         self.decoder = decoder
         self.spellings = spellings
         if let model = configuration.verifier {
-            verifier = (try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile), model)
+            verifier = (try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
+                                                 extraArguments: adaptation), model)
         } else {
             verifier = nil
         }

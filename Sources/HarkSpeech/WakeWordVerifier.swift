@@ -112,12 +112,13 @@ final class WakeWordVerifier {
     /// Alignment searches already installed, by their phones.
     private var alignments: [String: String] = [:]
 
-    init(modelDirectory: String, logFile: String) throws(RecognitionError) {
+    /// `extraArguments`: the search's adaptation flags, so the second look hears the same model.
+    init(modelDirectory: String, logFile: String, extraArguments: [String] = []) throws(RecognitionError) {
         // One dictionary word per phone, so the alignment reports each phone as a segment; and
         // one more per phone for the free phones either side of the phrase.
         let entries = Phones.all.flatMap { [(word: Self.word(for: $0), phones: $0), (word: Self.garbage(for: $0), phones: $0)] }
         decoder = try Decoder.make(entries: entries, modelDirectory: modelDirectory, logFile: logFile,
-                                   extraArguments: ["-allphone_ci", "yes"])
+                                   extraArguments: ["-allphone_ci", "yes"] + extraArguments)
         try decoder.installPhoneLoop(name: Self.loopSearch)
     }
 

@@ -35,6 +35,9 @@ struct BenchWake: ParsableCommand {
     @Option(help: ArgumentHelp("A verifier to measure instead of the shipped one (JSON, as bench/fit-wake-verifier.py writes).", valueName: "file"))
     var verifier: String?
 
+    @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates). Without it, Debian's model as it is, as the wake word listens today; the verifier's features move with the model, so measure it with a verifier fitted through the same adaptation.", valueName: "file"))
+    var acousticAdaptation: String?
+
     @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -48,6 +51,9 @@ struct BenchWake: ParsableCommand {
         guard (0...1).contains(sensitivity) else { throw ValidationError("--sensitivity \(sensitivity) is outside 0…1") }
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let acousticAdaptation, !FileManager.default.isReadableFile(atPath: acousticAdaptation) {
+            throw ValidationError("--acoustic-adaptation: cannot read \(acousticAdaptation)")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--corpus \(corpus) is not a folder (make bench-wake makes one with bench/make-wake-corpus.py)")
@@ -71,6 +77,7 @@ struct BenchWake: ParsableCommand {
             words.otherPhrases = phrases.dropFirst().map(WakeWordBenchmark.words)
             try Pronouncer.pronounceMissingWords(of: &words, models: HarkPaths.modelsDirectory())
             benchmark.pronunciations = words.pronunciations
+            benchmark.acousticTransform = acousticAdaptation.map { URL(fileURLWithPath: $0) }
             let bar = ProgressBar(label: "streams")
             let report = try benchmark.run { done, total in
                 bar.show(done, of: total)

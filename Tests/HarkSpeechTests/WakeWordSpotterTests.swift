@@ -204,4 +204,39 @@ import Testing
         let detection = try #require(detections.first)
         #expect(wakes.contains { 6 + $0.start < detection.endSeconds && detection.endSeconds <= 6 + $0.end + 0.5 })
     }
+
+    /// Through an acoustic adaptation (`make bench-wake --acoustic-adaptation`) the search and
+    /// its second look hear another model: the same real wake words are proposed with other
+    /// scores and other evidence. A file that is no transform is refused by name.
+    @Test func listensThroughAnAcousticAdaptationWhenGivenOne() throws {
+        func candidates(_ transform: URL?) throws -> [WakeWordDetection] {
+            var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+            configuration.reportsCandidates = true
+            configuration.acousticTransform = transform
+            return try WakeWordSpotterTests.spot(WakeWordSpotterTests.samples("real_wakes"), with: WakeWordSpotter(configuration: configuration))
+        }
+        let plain = try candidates(nil)
+        let adapted = try candidates(Fixtures.root.appendingPathComponent("models/en-us.mllr"))
+        let pairs = plain.compactMap { one in adapted.first { abs($0.endSample - one.endSample) < 1_600 }.map { (one, $0) } }
+        #expect(!pairs.isEmpty, "no candidate proposed both ways")
+        for (one, other) in pairs {
+            #expect(one.score != other.score)
+            #expect(one.evidence != other.evidence)
+        }
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hark-wake-mllr-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broken = directory.appendingPathComponent("broken.mllr")
+        try Data("1 3\n13 0.5\n".utf8).write(to: broken)
+        var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+        configuration.acousticTransform = broken
+        do {
+            _ = try WakeWordSpotter(configuration: configuration)
+            Issue.record("a cut-short transform was loaded")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains(broken.path) && message.contains("cut short"), "\(message)")
+        }
+    }
 }
