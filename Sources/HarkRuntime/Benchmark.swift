@@ -121,6 +121,19 @@ public struct BaselineFigures: Sendable, Codable {
     }
 }
 
+/// What "Did you say …?" would ask about at one width of the ask band: phrases understood with a
+/// margin below the threshold but no further below it than the band.
+public struct AskFigures: Sendable, Codable, Equatable {
+    public var band: Double
+    /// Commands the question would name rightly (intent and every slot).
+    public var commandsRight = 0
+    /// Commands the question would name wrongly.
+    public var commandsWrong = 0
+    /// Speech that must be rejected, asked about.
+    public var mustReject = 0
+    public var asked: Int { commandsRight + commandsWrong + mustReject }
+}
+
 /// The figures of one benchmark run.
 public struct BenchmarkReport: Sendable, Codable {
     /// The margin threshold the main figures are given at (the recogniser's setting).
@@ -149,6 +162,9 @@ public struct BenchmarkReport: Sendable, Codable {
     public var bySNR: [String: GroupFigures] = [:]
     /// Plain pocketsphinx on the same recordings, when the benchmark ran it.
     public var baseline: BaselineFigures?
+    /// What the recogniser's ask band would ask about, and other widths of it (`measureAsking`).
+    public var asking: AskFigures?
+    public var askingByBand: [AskFigures] = []
     public var audioSeconds = 0.0
     public var cpuSeconds = 0.0
     public var modelLoadSeconds = 0.0
@@ -192,14 +208,44 @@ public struct BenchmarkReport: Sendable, Codable {
                 for confusion in outcome.slotConfusions { slotConfusions[confusion, default: 0] += 1 }
             }
         }
-        thresholds = (Self.tableThresholds + [threshold]).sorted().reduce(into: [Double]()) { kept, value in
-            if kept.last.map({ abs($0 - value) > 1e-9 }) ?? true { kept.append(value) }
-        }.map { Self.figures(outcomes, at: $0) }
+        thresholds = Self.distinctSorted(Self.tableThresholds + [threshold]).map { Self.figures(outcomes, at: $0) }
         byFolder = Self.groups(outcomes, threshold: threshold) { $0.folder }
         byVoice = Self.groups(outcomes, threshold: threshold) { $0.voice }
         byNoise = Self.groups(outcomes, threshold: threshold) { $0.noise }
         bySNR = Self.groups(outcomes, threshold: threshold) { $0.snr.map { Self.snrName($0) } }
         if outcomes.contains(where: { $0.baseline != nil }) { baseline = BaselineFigures(outcomes) }
+    }
+
+    /// Widths the ask table covers, besides the setting's.
+    static let tableAskBands = [0.1, 0.2, 0.3, 0.4, 0.5, 0.8, 1.0]
+
+    /// Works out what "Did you say …?" would ask about with the recogniser's ask band `band`
+    /// (0: it never asks) and at the other widths of the table, from the same decoding.
+    public mutating func measureAsking(band: Double) {
+        asking = band > 0 ? Self.asking(outcomes, threshold: threshold, band: band) : nil
+        askingByBand = Self.distinctSorted(Self.tableAskBands + (band > 0 ? [band] : []))
+            .map { Self.asking(outcomes, threshold: threshold, band: $0) }
+    }
+
+    /// `values` in order, each once (the setting may be one of the table's own values).
+    static func distinctSorted(_ values: [Double]) -> [Double] {
+        values.sorted().reduce(into: [Double]()) { kept, value in
+            if kept.last.map({ abs($0 - value) > 1e-9 }) ?? true { kept.append(value) }
+        }
+    }
+
+    static func asking(_ outcomes: [BenchmarkOutcome], threshold: Double, band: Double) -> AskFigures {
+        var figures = AskFigures(band: band)
+        for outcome in outcomes where outcome.understood && outcome.margin < threshold && outcome.margin >= threshold - band {
+            if outcome.mustReject {
+                figures.mustReject += 1
+            } else if outcome.commandRight {
+                figures.commandsRight += 1
+            } else {
+                figures.commandsWrong += 1
+            }
+        }
+        return figures
     }
 
     /// "05 dB", so that levels sort as numbers do.
@@ -273,6 +319,16 @@ public struct BenchmarkReport: Sendable, Codable {
             "false rejections:     \(percent(falseRejections, mustAccept))",
             "misrecognitions:      \(percent(misrecognitions, mustAccept))   (accepted, but wrong)",
             "false acceptances:    \(percent(falseAcceptances, mustReject))",
+        ]
+        if let asking {
+            // Rejected, but close enough to ask about: a question names the command or the wrong
+            // one, or answers speech that was never a request.
+            lines.append("asked \"Did you say …?\": \(asking.commandsRight + asking.commandsWrong) commands "
+                         + "(\(asking.commandsRight) named right, \(asking.commandsWrong) wrong), "
+                         + "\(percent(asking.mustReject, mustReject)) of the speech to reject   "
+                         + "(margins \(Self.format(threshold - asking.band)) to \(Self.format(threshold)))")
+        }
+        lines += [
             String(format: "real-time factor:     %.4f   (CPU %.2f s for %.1f s of audio)", realTimeFactor, cpuSeconds, audioSeconds),
             String(format: "decode latency:       p50 %.0f ms, p95 %.0f ms", decodeLatencyP50 * 1000, decodeLatencyP95 * 1000),
             "acoustic model:       \(acousticModel.isEmpty ? "–" : acousticModel)",
@@ -301,8 +357,18 @@ public struct BenchmarkReport: Sendable, Codable {
             let cells = [(Self.format(row.threshold), 9), (percent(row.commandsAccepted, mustAccept), 14),
                          (percent(row.falseRejections, mustAccept), 16), (percent(row.misrecognitions, mustAccept), 15),
                          (percent(row.falseAcceptances, mustReject), 17)]
-            lines.append("  " + cells.map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }
-                .joined(separator: "  ") + marker)
+            lines.append(Self.row(cells) + marker)
+        }
+        if !askingByBand.isEmpty {
+            lines.append("by ask band (\"Did you say …?\" below the threshold; 0 never asks):")
+            lines.append("       band  named right  named wrong  speech to reject asked  right of asked")
+            for row in askingByBand {
+                let marker = abs(row.band - (asking?.band ?? -1)) < 1e-9 ? " ← setting" : ""
+                let share = row.asked > 0 ? String(format: "%.0f%%", 100 * Double(row.commandsRight) / Double(row.asked)) : "–"
+                let cells = [(Self.format(row.band), 9), (String(row.commandsRight), 11), (String(row.commandsWrong), 11),
+                             (percent(row.mustReject, mustReject), 22), (share, 14)]
+                lines.append(Self.row(cells) + marker)
+            }
         }
         if let chosen = threshold(forFalseAcceptances: 0.01) {
             let unthresholded = Self.figures(outcomes, at: -.infinity)
@@ -322,6 +388,11 @@ public struct BenchmarkReport: Sendable, Codable {
             if failures.count > failuresShown { lines.append("  … \(failures.count - failuresShown) more in the JSON report") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A table row: each cell right-aligned to its width.
+    static func row(_ cells: [(text: String, width: Int)]) -> String {
+        "  " + cells.map { String(repeating: " ", count: max(0, $0.width - $0.text.count)) + $0.text }.joined(separator: "  ")
     }
 
     static func format(_ threshold: Double) -> String {

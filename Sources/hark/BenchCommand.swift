@@ -15,7 +15,9 @@ struct Bench: AsyncParsableCommand {
         confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory; \
         figures by folder and by voice (a sidecar's "voice") when there are several; and the same \
         recordings judged at every margin threshold from -4 to 0, with the loosest threshold that \
-        keeps false acceptances at or below 1%. With --baseline, every recording is also decoded by \
+        keeps false acceptances at or below 1%; and what "Did you say …?" would ask about (phrases \
+        rejected within the ask band below the threshold: commands it names right or wrong, and \
+        speech to reject it would answer with a question) at the setting and other widths. With --baseline, every recording is also decoded by \
         plain pocketsphinx (the same model and grammar, written as JSGF, every setting at its \
         default, one warm decoder, no rejection) and its figures are printed beside Hark's, with \
         tables by folder, noise, SNR and voice (a sidecar's "noise" and "snr" name the condition).
@@ -74,6 +76,7 @@ struct Bench: AsyncParsableCommand {
                 bar.show(done, of: total)
             }
             report.acousticModel = AcousticTransform.modelDescription(configuration.recognizer.acousticTransform)
+            report.measureAsking(band: configuration.recognizer.askBand)
             bar.finish()
             print(report.summary())
             if let json { try writeFigures(report, to: json) }

@@ -69,6 +69,30 @@ import Testing
         #expect(!BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8).summary().contains("plain pocketsphinx"))
     }
 
+    @Test func countsWhatTheAskBandWouldAskAbout() throws {
+        var report = BenchmarkReport(outcomes: Self.outcomes + [
+            Self.outcome("outside3", margin: -2.0, mustReject: true),
+            Self.outcome("f", margin: -1.9),
+        ], threshold: -1.8)
+        report.measureAsking(band: 0.5)
+        // Within 0.5 below -1.8: c (-2.2, right), f (-1.9, right) and outside3 (-2.0, to reject);
+        // not e (never understood), outside1 (-2.6, too far below) or anything accepted.
+        let asking = try #require(report.asking)
+        #expect(asking == AskFigures(band: 0.5, commandsRight: 2, commandsWrong: 0, mustReject: 1))
+        // A narrower band asks about less; every table row is judged at its own width.
+        let narrow = try #require(report.askingByBand.first { abs($0.band - 0.2) < 1e-9 })
+        #expect(narrow.commandsRight == 1 && narrow.mustReject == 1)
+        #expect(report.askingByBand.map(\.band) == [0.1, 0.2, 0.3, 0.4, 0.5, 0.8, 1.0])
+        let summary = report.summary()
+        #expect(summary.contains("asked \"Did you say …?\": 2 commands (2 named right, 0 wrong), 1/3 (33.3%) of the speech to reject"))
+        #expect(summary.contains("margins -2.30 to -1.80"))
+        // A band of 0 never asks: no figures at the setting, the table still shows the widths.
+        report.measureAsking(band: 0)
+        #expect(report.asking == nil)
+        #expect(!report.summary().contains("asked \"Did you say"))
+        #expect(report.askingByBand.count == 7)
+    }
+
     @Test func slotsAreWrittenInNameOrder() {
         // A dictionary's own order changes from run to run; accounts must not.
         let slots = ["state": "on", "name": "garage light", "colour": "red"]
