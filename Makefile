@@ -157,7 +157,7 @@ adapt:
 	    $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq $$missing >/dev/null; \
 	fi
 	python3 bench/make-adapt-corpus.py $(SHARED_CORPORA) bench-out/adapt
-	bench/estimate-mllr.sh models/en-us.mllr bench-out/adapt
+	bench/estimate-mllr.sh models/en-us.mllr bench-out/adapt/wideband
 
 # Ten thousand requests answered in one process (the committed recordings, over and over: decoded,
 # carried out, answered in speech, donated to a scratch database), with memory at 1,000 and 10,000.

@@ -15,10 +15,11 @@
 #
 # Measured: a transform estimated on synthetic voices (162 recordings) did nothing for real voices
 # (home-en 167 → 166 of 196) and was not shipped. One estimated on real voices in real noise
-# (make adapt: bench/make-adapt-corpus.py's 476 recordings) is models/en-us.mllr: on make
-# bench-real, at 1 % false acceptances, 481 → 542 commands of 1,374 (see README.md). A transform
+# (make adapt: bench/make-adapt-corpus.py's wideband recordings) is models/en-us.mllr: on make
+# bench-real, at 1 % false acceptances, 481 → 541 commands of 1,374 (see README.md). A transform
 # from the digits alone helped their other speakers in noise but let more speech through (test
-# false acceptances 2 → 6 of 396 at -1.45); one without the digits did almost as well as all.
+# false acceptances 2 → 6 of 396 at -1.45); one from every recording, digits too, accepted as
+# many but heard home-en's "off" as "on" 16 times instead of 10.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then

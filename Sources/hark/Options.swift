@@ -58,12 +58,12 @@ struct VoiceOptions: ParsableArguments {
 /// Recogniser knobs people may need when tuning for their room.
 struct RecognizerOptions: ParsableArguments {
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, and how much of the speech the words explain) is below this (default -1.45; closer to 0 rejects more).",
+            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, and how much of the speech the words explain) is below this (default -1.54; closer to 0 rejects more).",
                                valueName: "margin"))
     var rejectionMargin: Double?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default 0.65, so -2.1 to -1.45 by default; 0 never asks).",
+            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default 0.55, so -2.09 to -1.54 by default; 0 never asks).",
                                valueName: "width"))
     var askBand: Double?
 

@@ -336,7 +336,7 @@ import Testing
         #expect(abs(configuration.askMargin - (Confidence.defaultThreshold - Confidence.defaultAskBand)) < 1e-9)
         // Someone who rejects more (a threshold nearer 0) still gets a band below it to ask in.
         configuration.rejectionMargin = -1.0
-        #expect(abs(configuration.askMargin - (-1.65)) < 1e-9)
+        #expect(abs(configuration.askMargin - (-1.55)) < 1e-9)
         configuration.askBand = 0
         #expect(configuration.askMargin == configuration.rejectionMargin)
     }
