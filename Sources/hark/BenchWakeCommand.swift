@@ -51,9 +51,7 @@ struct BenchWake: ParsableCommand {
         guard (0...1).contains(sensitivity) else { throw ValidationError("--sensitivity \(sensitivity) is outside 0…1") }
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if let acousticAdaptation, !FileManager.default.isReadableFile(atPath: acousticAdaptation) {
-            throw ValidationError("--acoustic-adaptation: cannot read \(acousticAdaptation)")
-        }
+        if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--corpus \(corpus) is not a folder (make bench-wake makes one with bench/make-wake-corpus.py)")

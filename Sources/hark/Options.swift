@@ -76,8 +76,8 @@ struct RecognizerOptions: ParsableArguments {
     var acousticAdaptation: String?
 
     func validate() throws {
-        if let acousticAdaptation, acousticAdaptation != "none", !FileManager.default.isReadableFile(atPath: acousticAdaptation) {
-            throw ValidationError("--acoustic-adaptation: cannot read \(acousticAdaptation) (a file from make adapt, or \"none\")")
+        if let acousticAdaptation, acousticAdaptation != "none" {
+            try Self.requireReadableAdaptation(acousticAdaptation, alternative: ", or \"none\"")
         }
         if let askBand, !(askBand >= 0 && askBand.isFinite) {
             throw ValidationError("--ask-band must be a width of 0 or more (how far below the rejection margin to ask), not \(askBand)")
@@ -90,6 +90,15 @@ struct RecognizerOptions: ParsableArguments {
         if let askBand { configuration.askBand = askBand }
         if let decoderLog { configuration.logFile = decoderLog }
         return configuration
+    }
+
+    /// Refuses an --acoustic-adaptation file that cannot be read before any model loads (its
+    /// contents are judged by `AcousticTransform.check` when a decoder is made). `alternative`
+    /// ends the hint with what else the option takes.
+    static func requireReadableAdaptation(_ path: String, alternative: String = "") throws {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ValidationError("--acoustic-adaptation: cannot read \(path) (a file from make adapt\(alternative))")
+        }
     }
 
     /// The adaptation chosen with --acoustic-adaptation over what the models folder ships.
