@@ -140,6 +140,8 @@ public struct BenchmarkReport: Sendable, Codable {
     public var threshold: Double
     /// The acoustic model Hark listened with (the baseline always uses Debian's as it is).
     public var acousticModel = ""
+    /// The hiss (dBFS) added to each utterance before decoding, nil for none.
+    public var noiseFloor: Double?
     public var recordings = 0
     public var mustAccept = 0
     public var mustReject = 0
@@ -332,6 +334,7 @@ public struct BenchmarkReport: Sendable, Codable {
             String(format: "real-time factor:     %.4f   (CPU %.2f s for %.1f s of audio)", realTimeFactor, cpuSeconds, audioSeconds),
             String(format: "decode latency:       p50 %.0f ms, p95 %.0f ms", decodeLatencyP50 * 1000, decodeLatencyP95 * 1000),
             "acoustic model:       \(acousticModel.isEmpty ? "–" : acousticModel)",
+            "noise floor:          " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before decoding (plain pocketsphinx hears the audio as it is)", $0) } ?? "none added"),
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),
         ]

@@ -31,6 +31,8 @@ public struct WakeWordBenchmark: Sendable {
     public var pronunciations: [String: String] = [:]
     /// The acoustic adaptation the spotter listens through (`WakeWordConfiguration.acousticTransform`).
     public var acousticTransform: URL?
+    /// The hiss added before the spotter hears the audio (`WakeWordConfiguration.noiseFloor`).
+    public var noiseFloor: Double? = NoiseFloor.standardLevel
 
     public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
                 split: String? = nil) {
@@ -117,6 +119,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.reportsCandidates = true
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
+        configuration.noiseFloor = noiseFloor
         return try WakeWordSpotter(configuration: configuration)
     }
 
@@ -196,6 +199,7 @@ public struct WakeWordBenchmark: Sendable {
         var report = WakeWordBenchmarkReport(phrases: phrases, sensitivity: sensitivity,
                                              threshold: WakeWordSpotter.threshold(sensitivity: sensitivity))
         report.acousticModel = AcousticTransform.modelDescription(acousticTransform)
+        report.noiseFloor = noiseFloor
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)
         report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)
@@ -215,6 +219,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.pronunciations = pronunciations
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
+        configuration.noiseFloor = noiseFloor
         let spotter = try WakeWordSpotter(configuration: configuration)
         guard let file = report.negativeFiles.first(where: { $0.split == "test" }) else { return }
         let samples = try WAVFile.read(contentsOf: corpus.appendingPathComponent("negatives").appendingPathComponent(file.file)).pipelineSamples()

@@ -52,6 +52,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var peakResidentMegabytes = 0.0
     /// The acoustic model the spotter listened with.
     public var acousticModel = ""
+    /// The hiss (dBFS) the spotter heard the audio with, nil for none.
+    public var noiseFloor: Double?
     public var positives: [WakeWordBenchmark.Positive] = []
     public var negatives: [WakeWordBenchmark.Candidate] = []
     public var negativeFiles: [NegativeFile] = []
@@ -146,6 +148,7 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
                             WakeWordBenchmark.words(phrases.first ?? ""), cpuPerSecondSpeech, cpuPerSecondQuiet))
         lines.append(String(format: "memory: the spotter adds %.1f MB; the benchmark's peak %.1f MB", spotterMegabytes, peakResidentMegabytes))
         if !acousticModel.isEmpty { lines.append("acoustic model: \(acousticModel)") }
+        lines.append("noise floor: " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before the spotter", $0) } ?? "none added"))
         return lines.joined(separator: "\n")
     }
 }

@@ -28,6 +28,9 @@ public struct WakeWordConfiguration: Sendable {
     /// The second look (see `WakeWordVerifier`): nil judges candidates by the keyword search's
     /// score alone, as plain keyword spotting does.
     public var verifier: WakeWordVerifierModel? = .shipped
+    /// The level (dBFS) of the faint hiss added before the search and the verifier hear the
+    /// audio (see `NoiseFloor`), or nil to hear it as it comes.
+    public var noiseFloor: Double? = NoiseFloor.standardLevel
 
     /// Every phrase listened for, the main one first.
     public var phrases: [String] { [keyPhrase] + otherPhrases.filter { $0 != keyPhrase } }
@@ -131,6 +134,8 @@ public final class WakeWordSpotter {
     /// The latest audio fed, for the verifier; `recentStart` is the stream position of its first sample.
     private var recent: [Int16] = []
     private var recentStart = 0
+    /// Added to everything fed, so near-silent rooms do not starve the front end.
+    private var hiss: NoiseFloor?
 
     public init(configuration: WakeWordConfiguration = WakeWordConfiguration()) throws(RecognitionError) {
         let started = Date()
@@ -187,6 +192,7 @@ public final class WakeWordSpotter {
         self.configuration = configuration
         self.decoder = decoder
         self.spellings = spellings
+        hiss = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         if let model = configuration.verifier {
             verifier = (try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
                                                  extraArguments: adaptation), model)
@@ -234,16 +240,18 @@ public final class WakeWordSpotter {
         var offset = 0
         while offset < samples.count {
             let count = min(Self.stepSamples, samples.count - offset)
+            let piece = samples[offset..<(offset + count)]
+            let heard = hiss?.adding(to: piece) ?? Array(piece)
             let decoder = self.decoder
-            let result: Result<Int, RecognitionError> = samples.withUnsafeBufferPointer { buffer in
+            let result: Result<Int, RecognitionError> = heard.withUnsafeBufferPointer { buffer in
                 do throws(RecognitionError) {
-                    return .success(try decoder.processPartial(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + count)])))
+                    return .success(try decoder.processPartial(buffer))
                 } catch {
                     return .failure(error)
                 }
             }
             let frames = try result.get()
-            keep(samples[offset..<(offset + count)])
+            keep(heard[...])
             offset += count
             samplesProcessed += count
             guard frames > framesSearched else { continue }  // not a whole frame yet

@@ -76,6 +76,7 @@ struct Bench: AsyncParsableCommand {
                 bar.show(done, of: total)
             }
             report.acousticModel = AcousticTransform.modelDescription(configuration.recognizer.acousticTransform)
+            report.noiseFloor = configuration.recognizer.noiseFloor
             report.measureAsking(band: configuration.recognizer.askBand)
             bar.finish()
             print(report.summary())

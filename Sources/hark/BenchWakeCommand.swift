@@ -38,6 +38,10 @@ struct BenchWake: ParsableCommand {
     @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates). Without it, Debian's model as it is, as the wake word listens today; the verifier's features move with the model, so measure it with a verifier fitted through the same adaptation.", valueName: "file"))
     var acousticAdaptation: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The faint white noise (dBFS) added before the spotter hears the audio, as `hark listen` does, or none to hear the recordings as they are.", valueName: "dB|none"))
+    var noiseFloor = String(format: "%.0f", NoiseFloor.standardLevel)
+
     @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -52,6 +56,7 @@ struct BenchWake: ParsableCommand {
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
+        _ = try noiseFloorLevel(noiseFloor)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--corpus \(corpus) is not a folder (make bench-wake makes one with bench/make-wake-corpus.py)")
@@ -76,6 +81,7 @@ struct BenchWake: ParsableCommand {
             try Pronouncer.pronounceMissingWords(of: &words, models: HarkPaths.modelsDirectory())
             benchmark.pronunciations = words.pronunciations
             benchmark.acousticTransform = acousticAdaptation.map { URL(fileURLWithPath: $0) }
+            benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             let bar = ProgressBar(label: "streams")
             let report = try benchmark.run { done, total in
                 bar.show(done, of: total)

@@ -58,12 +58,12 @@ struct VoiceOptions: ParsableArguments {
 /// Recogniser knobs people may need when tuning for their room.
 struct RecognizerOptions: ParsableArguments {
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, and how much of the speech the words explain) is below this (default -1.54; closer to 0 rejects more).",
+            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, and how much of the speech the words explain) is below this (default -1.51; closer to 0 rejects more).",
                                valueName: "margin"))
     var rejectionMargin: Double?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default 0.55, so -2.09 to -1.54 by default; 0 never asks).",
+            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default 0.58, so -2.09 to -1.51 by default; 0 never asks).",
                                valueName: "width"))
     var askBand: Double?
 
@@ -75,7 +75,13 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "file"))
     var acousticAdaptation: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Faint white noise (dBFS) added to each utterance before it is decoded, so that a near-silent room does not throw the recogniser off (default -60), or \"none\" to decode the audio as it comes.",
+                               valueName: "dB|none"))
+    var noiseFloor: String?
+
     func validate() throws {
+        if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
         if let acousticAdaptation, acousticAdaptation != "none" {
             try Self.requireReadableAdaptation(acousticAdaptation, alternative: ", or \"none\"")
         }
@@ -89,6 +95,8 @@ struct RecognizerOptions: ParsableArguments {
         if let rejectionMargin { configuration.rejectionMargin = rejectionMargin }
         if let askBand { configuration.askBand = askBand }
         if let decoderLog { configuration.logFile = decoderLog }
+        // validate() has read it: "none" or a level.
+        if let noiseFloor { configuration.noiseFloor = noiseFloor == "none" ? nil : Double(noiseFloor) }
         return configuration
     }
 
@@ -109,6 +117,15 @@ struct RecognizerOptions: ParsableArguments {
         case let file?: configuration.acousticTransform = URL(fileURLWithPath: file)
         }
     }
+}
+
+/// A --noise-floor value: a level in dBFS below 0, or nil for "none".
+func noiseFloorLevel(_ text: String) throws -> Double? {
+    if text == "none" { return nil }
+    guard let level = Double(text), level < 0, level >= -120 else {
+        throw ValidationError("--noise-floor is a level in dBFS below 0 (e.g. -60) or none, not \(text)")
+    }
+    return level
 }
 
 /// Starts the assistant the way every command that answers requests does.

@@ -383,3 +383,30 @@ import Testing
         #expect(heard.text != "turn on the garage light")
     }
 }
+
+@Suite struct QuietRoomRecognizerTests {
+    /// A real voice saying one digit in a near-silent room (audio-fixtures/digits), heard against
+    /// the home phrases and a keypad's digits: with the noise floor the digit is accepted; heard as
+    /// it is, the same decoder is far less sure of it and rejects it.
+    @Test(arguments: ["digits/digit-george-9-34", "digits/digit-yweweler-4-17"])
+    func aDigitSaidInAQuietRoomIsHeardThroughTheNoiseFloor(_ fixture: String) throws {
+        var grammar = RecognizerTests.home
+        grammar.rules.append(.init(tag: "PressKey", template: try PhraseTemplate("<digit>"), parameterValues: ["digit": "digit"]))
+        let digits = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+        grammar.values["digit"] = digits.map { .init(spoken: $0, identifier: $0) }
+        let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.audio("\(fixture).json"))) as? [String: Any]
+        let said = try #require(sidecar?["text"] as? String)
+        var results: [Recognition] = []
+        for floor in [NoiseFloor.standardLevel, nil] {
+            var configuration = RecognizerConfiguration()
+            configuration.noiseFloor = floor
+            let recognizer = try Recognizer(configuration: configuration)
+            try recognizer.use(grammar)
+            results.append(try recognizer.recognize(RecognizerTests.samples("\(fixture).wav")))
+        }
+        let (floored, plain) = (results[0], results[1])
+        #expect(floored.text == said && !floored.isRejected, "\(floored.text) margin \(floored.margin)")
+        #expect(plain.isRejected, "heard as it is: \(plain.text) margin \(plain.margin)")
+        #expect(floored.margin > plain.margin + 0.5, "margins \(floored.margin) and \(plain.margin)")
+    }
+}
