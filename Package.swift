@@ -100,7 +100,7 @@ let package = Package(
                     swiftSettings: strictness),
         .testTarget(name: "HarkWyomingTests", dependencies: ["HarkWyoming"], swiftSettings: strictness),
         .testTarget(name: "HarkServerTests",
-                    dependencies: ["HarkServer", "HarkWyoming", "HarkRuntime", "HarkAudio", "HarkExampleApps", "HarkDialogue", "HarkVoice", "HarkTestSupport",
+                    dependencies: ["HarkServer", "HarkWyoming", "HarkRuntime", "HarkAudio", "HarkExampleApps", "HarkDialogue", "HarkVoice", "HarkSpeech", "HarkTestSupport",
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strictness),
     ]

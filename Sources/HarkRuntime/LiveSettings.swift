@@ -1,6 +1,6 @@
 public import HarkAudio
 public import Foundation
-import HarkSpeech
+public import HarkSpeech
 
 /// How the live loop listens and answers.
 public struct LiveSettings: Sendable, Equatable {
@@ -50,7 +50,7 @@ public struct LiveSettings: Sendable, Equatable {
         EnergyEndpointer.Settings(endSilence: endSilence, maximumUtterance: maximumUtterance)
     }
 
-    var wakeWord: WakeWordConfiguration {
+    public var wakeWord: WakeWordConfiguration {
         var configuration = WakeWordConfiguration(keyPhrase: wakePhrase, sensitivity: sensitivity)
         configuration.pronunciations = wakePronunciations
         return configuration

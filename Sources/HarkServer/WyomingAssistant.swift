@@ -3,7 +3,7 @@ public import HarkRuntime
 public import HarkVoice
 import HarkDialogue
 import HarkGrammar
-import HarkSpeech
+public import HarkSpeech
 public import HarkIntents
 public import HarkWyoming
 
@@ -11,6 +11,8 @@ public import HarkWyoming
 /// phrases, a voice, an intent recogniser and a conversation, each described in `info`.
 public final class WyomingAssistant: Sendable {
     public let assistant: Assistant
+    /// The wake phrases served to `detect`, nil when Hark serves no wake word.
+    public let wake: WakeWordConfiguration?
     /// What `describe` answers.
     public let programs: [WyomingProgram]
     private let catalog: AppCatalog
@@ -20,12 +22,14 @@ public final class WyomingAssistant: Sendable {
     public static let languages = ["en"]
 
     /// `version`: Hark's own, named in `info`. `voice`: the voice the assistant speaks with.
-    public init(_ assistant: Assistant, version: String, voice: VoiceSettings) async {
+    /// `wake`: the phrases `detect` listens for (the settings file's), nil to serve none.
+    public init(_ assistant: Assistant, version: String, voice: VoiceSettings, wake: WakeWordConfiguration? = nil) async {
         self.assistant = assistant
+        self.wake = wake
         let catalog = await assistant.catalog
         self.catalog = catalog
         topLevel = WordGraph(catalog.topLevelGrammar())
-        programs = Self.programs(catalog: catalog, version: version, voice: voice)
+        programs = Self.programs(catalog: catalog, version: version, voice: voice, wake: wake)
     }
 
     /// Speech as the installed apps' phrases, or "" when Hark rejects it (outside the phrases,
@@ -50,7 +54,8 @@ public final class WyomingAssistant: Sendable {
         await assistant.conversation.separateConversation()
     }
 
-    private static func programs(catalog: AppCatalog, version: String, voice: VoiceSettings) -> [WyomingProgram] {
+    private static func programs(catalog: AppCatalog, version: String, voice: VoiceSettings,
+                                 wake: WakeWordConfiguration?) -> [WyomingProgram] {
         let hark = WyomingAttribution(name: "Hark", url: "")
         let pocketsphinx = WyomingAttribution(name: "CMU Sphinx (pocketsphinx)", url: "https://github.com/cmusphinx/pocketsphinx")
         let espeak = WyomingAttribution(name: "eSpeak NG", url: "https://github.com/espeak-ng/espeak-ng")
@@ -66,7 +71,15 @@ public final class WyomingAssistant: Sendable {
                                                      attribution: hark, version: version), languages: languages)]
         let voices = [WyomingModel(WyomingArtifact(name: voice.voice, description: "espeak-ng \(voice.voice)", attribution: espeak),
                                    languages: languages)]
-        return [
+        // One wake model per phrase, named by the phrase: `detect` asks for phrases by these names.
+        let phrases = (wake?.phrases ?? []).map { phrase in
+            WyomingModel(WyomingArtifact(name: phrase, description: "\"\(phrase)\" (keyword search with a second look at each candidate)",
+                                         attribution: pocketsphinx, version: version), languages: languages, phrase: phrase)
+        }
+        let wakePrograms = phrases.isEmpty ? [] : [
+            WyomingProgram(.wake, program("Offline wake-word spotting of the configured phrases"), models: phrases),
+        ]
+        return wakePrograms + [
             WyomingProgram(.asr, program("Offline speech recognition of the installed apps' phrases; anything else is rejected (empty transcript)"),
                            models: apps,
                            flags: ["supports_transcript_streaming": false, "requires_external_vad": true,

@@ -5,8 +5,9 @@ import HarkRuntime
 import HarkWyoming
 
 /// One client's side of the protocol: reads its events in order and answers each. Audio
-/// between `audio-start` and `audio-stop` is collected and transcribed; `handle` keeps a
-/// conversation of this client's own, so Hark's follow-up questions are answered across turns.
+/// between `audio-start` and `audio-stop` is collected and transcribed, or, after `detect`,
+/// heard by a wake-word spotter as it arrives; `handle` keeps a conversation of this client's
+/// own, so Hark's follow-up questions are answered across turns.
 /// Any error ends the session (the server sends it as an `error` event and closes).
 struct WyomingSession {
     let hark: WyomingAssistant
@@ -20,6 +21,9 @@ struct WyomingSession {
 
     private var stream: AudioStream?
     private var conversation: ConversationService?
+    /// Made at the first `detect`; `listening` while its audio goes to the spotter.
+    private var wake: WyomingWakeListener?
+    private var listening = false
 
     /// Audio of one utterance as it arrives, mixed to mono at the client's rate.
     private struct AudioStream {
@@ -45,7 +49,19 @@ struct WyomingSession {
             return []
         case WyomingEventType.transcribe:
             try Self.checkLanguage(event)
+            listening = false
             return []
+        case WyomingEventType.detect:
+            try startListening(event)
+            return []
+        case WyomingEventType.audioStart where listening:
+            try wake?.begin(try WyomingAudioFormat(eventData: event.data, type: event.type), timestamp: event.data["timestamp"]?.integerValue)
+            return []
+        case WyomingEventType.audioChunk where listening:
+            return try wake?.hear(try WyomingAudioFormat(eventData: event.data, type: event.type), payload: event.payload) ?? []
+        case WyomingEventType.audioStop where listening:
+            listening = false
+            return wake?.finish() ?? []
         case WyomingEventType.audioStart:
             guard stream == nil else {
                 throw WyomingError(.unexpectedEvent, "audio-start came while an audio stream was already open (send audio-stop first)")
@@ -69,8 +85,32 @@ struct WyomingSession {
         case WyomingEventType.handle:
             return try await handle(event)
         default:
-            throw WyomingError(.unknownEvent, "Hark does not serve \"\(event.type)\" events (it serves describe, transcribe, audio-start/-chunk/-stop, synthesize, recognize and handle)")
+            throw WyomingError(.unknownEvent, "Hark does not serve \"\(event.type)\" events (it serves describe, detect, transcribe, audio-start/-chunk/-stop, synthesize, recognize and handle)")
         }
+    }
+
+    /// `detect`: the audio that follows is listened to for the phrases named (all served when none are).
+    private mutating func startListening(_ event: WyomingEvent) throws(WyomingError) {
+        guard let configuration = hark.wake else {
+            throw WyomingError(.unexpectedEvent, "detect: this server serves no wake word")
+        }
+        guard stream == nil else {
+            throw WyomingError(.unexpectedEvent, "detect came while an audio stream was being transcribed (send audio-stop first)")
+        }
+        var names: [String]?
+        switch event.data["names"] {
+        case nil, .null?: names = nil
+        case .array(let values)?:
+            names = try values.map { (value) throws(WyomingError) -> String in
+                guard let name = value.stringValue else { throw WyomingError(.badData, "detect: \"names\" must be a list of strings") }
+                return name
+            }
+        default:
+            throw WyomingError(.badData, "detect: \"names\" must be a list of strings")
+        }
+        if wake == nil { wake = try WyomingWakeListener(configuration) }
+        try wake?.start(names: names)
+        listening = true
     }
 
     /// A chunk in the stream's format; a chunk with no audio-start before it starts the stream,

@@ -36,6 +36,9 @@ public enum WyomingEventType {
     public static let handle = "handle"
     public static let handled = "handled"
     public static let notHandled = "not-handled"
+    public static let detect = "detect"
+    public static let detection = "detection"
+    public static let notDetected = "not-detected"
     public static let error = "error"
 }
 

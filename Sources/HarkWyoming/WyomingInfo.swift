@@ -38,14 +38,20 @@ public struct WyomingArtifact: Sendable, Equatable {
 public struct WyomingModel: Sendable, Equatable {
     public var artifact: WyomingArtifact
     public var languages: [String]
+    /// A wake model's phrase (wyoming's `WakeModel.phrase`); nil for other kinds.
+    public var phrase: String?
 
-    public init(_ artifact: WyomingArtifact, languages: [String]) {
+    public init(_ artifact: WyomingArtifact, languages: [String], phrase: String? = nil) {
         self.artifact = artifact
         self.languages = languages
+        self.phrase = phrase
     }
 
     var json: JSONValue {
-        .object(artifact.fields.merging(["languages": .array(languages.map(JSONValue.string))]) { _, new in new })
+        var fields = artifact.fields
+        fields["languages"] = .array(languages.map(JSONValue.string))
+        if let phrase { fields["phrase"] = .string(phrase) }
+        return .object(fields)
     }
 }
 

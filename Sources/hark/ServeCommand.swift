@@ -15,7 +15,9 @@ struct Serve: AsyncParsableCommand {
         8–192 kHz, 1–8 channels) is answered with a transcript of the installed apps' phrases, or an \
         empty one when Hark rejects what it heard. Speech: synthesize → audio-start, audio-chunk…, \
         audio-stop (16-bit mono). Intents: recognize → intent or not-recognized. Conversation: handle → \
-        handled (Hark's reply; each connection keeps its own conversation, so follow-up questions work).
+        handled (Hark's reply; each connection keeps its own conversation, so follow-up questions work). \
+        Wake word: detect, then streamed audio → detection for each phrase heard, or not-detected at \
+        audio-stop; the phrase and sensitivity are the settings file's (wake_phrase, sensitivity).
 
         The protocol has no authentication: anyone who can connect can use Hark and its apps. It \
         listens on this machine only (127.0.0.1) unless another address is named; keep it on loopback \
@@ -51,7 +53,9 @@ struct Serve: AsyncParsableCommand {
             let settings = voice.settings
             let assistant = try await startAssistant(apps: apps, recognizer: recognizer, voice: settings)
             for problem in assistant.startupProblems { logger.warning("\(problem)") }
-            let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings)
+            var live = try HarkConfigFile.load().live
+            try live.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
+            let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord)
             let server = try await WyomingServer.bind(endpoint, serving: hark, logger: logger)
             if !endpoint.isLocalOnly {
                 logger.warning("listening beyond this machine on \(server.endpoint): the Wyoming protocol has no authentication, so anyone who can reach the port can use Hark and its apps")

@@ -39,6 +39,7 @@ import Testing
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         client.arguments = ["python3", "Tests/Wyoming/client.py", "--port", String(port)] + recordings
+            + ["--detect", "audio-fixtures/wake/real_wakes.wav", "audio-fixtures/wake/real_speech.wav"]
         client.currentDirectoryURL = Fixtures.root
         let output = Pipe(), errors = Pipe()
         client.standardOutput = output
@@ -66,6 +67,23 @@ import Testing
             expected.append(object["intent"] is NSNull ? "" : try #require(object["text"] as? String))
         }
         #expect(transcripts.map { $0["text"] as? String } == expected)
+
+        // The settings' wake phrase ("jarvis" by default), heard in real people's wake words
+        // where one of them said it, and not in real speech without it.
+        let wake = try #require((result["wake"] as? [[String: Any]])?.first)
+        #expect(wake["phrases"] as? [String] == ["jarvis"])
+        let listened = try #require(result["detections"] as? [[String: Any]])
+        try #require(listened.count == 2)
+        let heard = try #require(listened[0]["detections"] as? [[String: Any]])
+        #expect(!heard.isEmpty && listened[0]["not_detected"] as? Bool == false)
+        let jarvisSaid = [(1.0, 4.072), (5.572, 8.644), (10.144, 13.216)]  // real_wakes.txt
+        for detection in heard {
+            let seconds = Double(detection["timestamp"] as? Int ?? -1_000) / 1000
+            #expect(detection["name"] as? String == "jarvis")
+            #expect(jarvisSaid.contains { $0.0 < seconds && seconds <= $0.1 + 0.5 }, "a detection at \(seconds) s")
+        }
+        #expect((listened[1]["detections"] as? [Any])?.isEmpty == true)
+        #expect(listened[1]["not_detected"] as? Bool == true)
 
         // SIGTERM stops it cleanly.
         server.terminate()

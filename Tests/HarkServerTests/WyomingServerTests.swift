@@ -4,6 +4,7 @@ import HarkDialogue
 import HarkExampleApps
 import HarkRuntime
 import HarkServer
+import HarkSpeech
 import HarkTestSupport
 import HarkVoice
 import HarkWyoming
@@ -22,7 +23,9 @@ struct WyomingServerTests {
             dataDirectory: try temporaryDirectory())
         configuration.donates = false
         let assistant = try await Assistant.start(configuration)
-        let hark = await WyomingAssistant(assistant, version: "test", voice: VoiceSettings())
+        var wake = WakeWordConfiguration(keyPhrase: "jarvis")
+        wake.otherPhrases = ["athena", "amelia"]
+        let hark = await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake)
         let server = try await WyomingServer.bind(.tcp(host: "127.0.0.1", port: 0), serving: hark,
                                                   logger: Logger(label: "hark-test"))
         Task { try await server.run() }
@@ -98,7 +101,95 @@ struct WyomingServerTests {
             let program = try #require((info[kind] as? [[String: Any]])?.first, "\(kind)")
             #expect((program["models"] as? [[String: Any]])?.first?["languages"] as? [String] == ["en"])
         }
-        #expect((info["wake"] as? [Any])?.isEmpty == true)
+        let wake = try #require((info["wake"] as? [[String: Any]])?.first)
+        let phrases = try #require(wake["models"] as? [[String: Any]])
+        #expect(phrases.compactMap { $0["name"] as? String } == ["jarvis", "athena", "amelia"])
+        #expect(phrases.compactMap { $0["phrase"] as? String } == ["jarvis", "athena", "amelia"])
+    }
+
+    /// Streams `bytes` after `detect` as audio-start, chunks of 1024 frames and audio-stop, then
+    /// a ping (answered in order, so every answer to the stream has come by its pong); returns
+    /// each detection (phrase, milliseconds from the stream's start) and whether not-detected came.
+    static func detect(_ client: WyomingTestClient, _ bytes: [UInt8], rate: Int, channels: Int,
+                       names: [String]? = nil) throws -> (detections: [(String, Int)], notDetected: Bool) {
+        let format: [String: Any] = ["rate": rate, "width": 2, "channels": channels]
+        try client.send("detect", names.map { ["names": $0] } ?? [:])
+        try client.send("audio-start", format)
+        let step = 1024 * 2 * channels
+        for start in stride(from: 0, to: bytes.count, by: step) {
+            try client.send("audio-chunk", format, payload: Array(bytes[start..<min(start + step, bytes.count)]))
+        }
+        try client.send("audio-stop")
+        try client.send("ping", ["text": "done"])
+        var detections: [(String, Int)] = [], notDetected = false
+        while let event = try client.receive(), event.type != "pong" {
+            switch event.type {
+            case "detection": detections.append((event.data["name"] as? String ?? "", event.data["timestamp"] as? Int ?? -1))
+            case "not-detected": notDetected = true
+            default: throw WyomingTestClient.Failure(description: "unexpected \(event.type) while listening")
+            }
+        }
+        return (detections, notDetected)
+    }
+
+    static func wakeSegments() throws -> [(start: Double, end: Double, phrase: String)] {
+        try String(contentsOf: Fixtures.audio("wake/real_wakes.txt"), encoding: .utf8).split(separator: "\n").map { line in
+            let fields = line.split(separator: "\t").map(String.init)
+            return (try #require(Double(fields[0])), try #require(Double(fields[1])), fields[4])
+        }
+    }
+
+    /// Real people's wake words (audio-fixtures/wake: nine, three of each phrase), streamed at
+    /// 48 kHz in stereo as a satellite might: each detection names the phrase said where it
+    /// ends, and as many are found as the spotter finds on the same recording fed directly.
+    @Test func detectHearsRealWakeWordsInAStream() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav"))
+        let bytes = try Self.pcm(clip, rate: 48_000, width: 2, channels: 2)
+        let port = try await Self.port()
+        let (detections, notDetected) = try await onOwnThread {
+            try Self.detect(try WyomingTestClient(port: port), bytes, rate: 48_000, channels: 2)
+        }
+        let segments = try Self.wakeSegments()
+        #expect(!notDetected)
+        #expect(detections.count >= 4, "\(detections)")
+        var found = Set<Int>()
+        for (name, milliseconds) in detections {
+            let seconds = Double(milliseconds) / 1000
+            let said = segments.firstIndex { $0.start < seconds && seconds <= $0.end + 0.5 }
+            #expect(said.map { segments[$0].phrase } == name, "\(name) at \(seconds) s")
+            if let said { found.insert(said) }
+        }
+        #expect(found.count == detections.count, "one wake word detected twice: \(detections)")
+    }
+
+    @Test func detectListensOnlyForThePhrasesNamed() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav"))
+        let bytes = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
+        let port = try await Self.port()
+        let (detections, _) = try await onOwnThread {
+            try Self.detect(try WyomingTestClient(port: port), bytes, rate: clip.sampleRate, channels: 1, names: ["jarvis"])
+        }
+        #expect(!detections.isEmpty)
+        #expect(detections.allSatisfy { $0.0 == "jarvis" }, "\(detections)")
+    }
+
+    /// Real speech in a room with a cat (no wake word): not-detected at the end, nothing before;
+    /// then the same connection transcribes a request, its audio going to the recogniser again.
+    @Test func speechWithoutTheWakeWordIsNotDetectedAndTheConnectionGoesOn() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_speech.wav"))
+        let speech = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
+        let request = try WAVFile.read(contentsOf: Fixtures.audio("home-en/turn_on_the_garage_light.wav"))
+        let requestBytes = try Self.pcm(request, rate: request.sampleRate, width: 2, channels: 1)
+        let port = try await Self.port()
+        let (detections, notDetected, text) = try await onOwnThread { () throws -> ([(String, Int)], Bool, String) in
+            let client = try WyomingTestClient(port: port)
+            let (detections, notDetected) = try Self.detect(client, speech, rate: clip.sampleRate, channels: 1)
+            let (text, _) = try Self.transcribe(client, requestBytes, rate: request.sampleRate, width: 2, channels: 1)
+            return (detections, notDetected, text)
+        }
+        #expect(detections.isEmpty, "\(detections)")
+        #expect(notDetected)
+        #expect(text == (try Self.sidecarText("home-en/turn_on_the_garage_light.wav")))
     }
 
     static let layouts: [(rate: Int?, width: Int, channels: Int)] = [(nil, 2, 1), (48_000, 2, 2), (44_100, 4, 1), (22_050, 2, 6)]
@@ -226,6 +317,8 @@ struct WyomingServerTests {
         ("audio-stop with no audio", Array(#"{"type": "audio-stop"}"#.utf8) + [10], "unexpected-event"),
         ("synthesize with no text", Array(#"{"type": "synthesize", "data": {"voice": {"name": "en-us"}}}"#.utf8) + [10], "bad-data"),
         ("another language", Array(#"{"type": "transcribe", "data": {"language": "de"}}"#.utf8) + [10], "unsupported-language"),
+        ("a wake phrase not served", Array(#"{"type": "detect", "data": {"names": ["computer"]}}"#.utf8) + [10], "bad-data"),
+        ("wake names not a list", Array(#"{"type": "detect", "data": {"names": "jarvis"}}"#.utf8) + [10], "bad-data"),
     ]
 
     @Test(arguments: malformed.indices)

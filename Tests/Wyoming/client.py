@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Talks to a running `hark serve` with the reference Wyoming client (the `wyoming` package, as
 Home Assistant uses it): describe, then transcribe each recording given, streamed in chunks at the
-recording's own rate and layout. Prints one JSON object: the info's programs and each transcript.
+recording's own rate and layout, and listen for wake words in each --detect recording. Prints one
+JSON object: the info's programs, each transcript and each recording's detections.
 
-    python3 Tests/Wyoming/client.py --port 10300 RECORDING.wav [...]
+    python3 Tests/Wyoming/client.py --port 10300 RECORDING.wav [...] [--detect STREAM.wav ...]
 """
 import argparse
 import asyncio
@@ -15,22 +16,52 @@ from wyoming.asr import Transcribe, Transcript
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.client import AsyncTcpClient
 from wyoming.info import Describe, Info
+from wyoming.ping import Ping, Pong
+from wyoming.wake import Detect, Detection, NotDetected
 
 CHUNK_FRAMES = 1024
 
 
-async def transcribe(client, path):
+async def stream(client, path):
+    """Sends the recording as audio-start, chunks and audio-stop, at its own rate and layout."""
     with wave.open(path, "rb") as recording:
         rate, width, channels = recording.getframerate(), recording.getsampwidth(), recording.getnchannels()
         audio = recording.readframes(recording.getnframes())
-    await client.write_event(Transcribe(language="en").event())
     await client.write_event(AudioStart(rate=rate, width=width, channels=channels).event())
     step = CHUNK_FRAMES * width * channels
     for start in range(0, len(audio), step):
         chunk = AudioChunk(rate=rate, width=width, channels=channels, audio=audio[start:start + step])
         await client.write_event(chunk.event())
-    stopped = time.monotonic()
     await client.write_event(AudioStop().event())
+
+
+async def detect(client, path):
+    """Listens for any served wake word in the recording. A ping after the stream is answered in
+    order, so by its pong every detection (and not-detected) has come."""
+    await client.write_event(Detect().event())
+    await stream(client, path)
+    await client.write_event(Ping(text="end").event())
+    detections, not_detected = [], False
+    while True:
+        event = await client.read_event()
+        if event is None:
+            raise SystemExit(f"{path}: the server closed the connection while listening")
+        if Pong.is_type(event.type):
+            break
+        if Detection.is_type(event.type):
+            detection = Detection.from_event(event)
+            detections.append({"name": detection.name, "timestamp": detection.timestamp})
+        elif NotDetected.is_type(event.type):
+            not_detected = True
+        else:
+            raise SystemExit(f"{path}: unexpected {event.type} while listening: {event.data}")
+    return {"recording": path, "detections": detections, "not_detected": not_detected}
+
+
+async def transcribe(client, path):
+    await client.write_event(Transcribe(language="en").event())
+    await stream(client, path)
+    stopped = time.monotonic()
     event = await client.read_event()
     if event is None:
         raise SystemExit(f"{path}: the server closed the connection instead of answering")
@@ -45,6 +76,7 @@ async def main():
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("recordings", nargs="*")
+    parser.add_argument("--detect", nargs="*", default=[], metavar="STREAM")
     args = parser.parse_args()
     async with AsyncTcpClient(args.host, args.port) as client:
         await client.write_event(Describe().event())
@@ -54,6 +86,7 @@ async def main():
         # Parsed with the reference classes, so a field they require and Hark left out fails here.
         info = Info.from_event(event)
         transcripts = [await transcribe(client, path) for path in args.recordings]
+        wakes = [await detect(client, path) for path in args.detect]
     print(json.dumps({
         "asr": [{"name": p.name, "installed": p.installed, "models": [m.name for m in p.models],
                  "languages": sorted({l for m in p.models for l in m.languages})} for p in info.asr],
@@ -61,6 +94,8 @@ async def main():
         "intent": [p.name for p in info.intent],
         "handle": [p.name for p in info.handle],
         "transcripts": transcripts,
+        "wake": [{"name": p.name, "phrases": [m.phrase for m in p.models]} for p in info.wake],
+        "detections": wakes,
     }))
 
 
