@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-real adapt soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-real bench-serve adapt soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -29,6 +29,7 @@ help:
 	@echo "make corpus — synthesise the labelled recogniser corpus into bench-out/corpus (a few minutes)"
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
+	@echo "make bench-serve — 8 Wyoming clients at once on hark serve: latency, crossed conversations, memory, bad input"
 	@echo "make adapt — estimate models/en-us.mllr, the acoustic adaptation, from real voices the benchmarks do not measure"
 	@echo "make soak — ten thousand requests in one process: memory at 1,000 and 10,000"
 	@echo "make check-release — build the release binary and check it needs no Swift toolchain to run"
@@ -143,6 +144,11 @@ bench-real: release
 	@[ -d bench-out/real/snr20-click ] || python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
 	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
 	    --json bench-out/real.json
+
+# hark serve under load: 8 reference Wyoming clients streaming real recordings at the pace of speech
+# and holding conversations for 2 minutes, then every kind of malformed input (bench/serve-load.py).
+bench-serve: release wyoming-client
+	python3 bench/serve-load.py --hark $(RELEASE_HARK) --apps apps --clients 8 --seconds 120
 
 # The acoustic adaptation Hark ships (models/en-us.mllr): a global MLLR transform of Debian's en-us
 # model estimated with sphinxtrain on real voices in real household noise, from speakers and
