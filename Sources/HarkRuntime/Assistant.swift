@@ -217,6 +217,24 @@ public final class Assistant: Sendable {
                               endsPhrase: complete, isWholePhrase: whole)
     }
 
+    /// Recognises an utterance as the next turn of `conversation` (a network client's own, from
+    /// `ConversationService.separateConversation`): the answer to its question when it asked one,
+    /// else a new request. The device's own turn grammar stays as it was.
+    public func hear(_ samples: [Int16], in conversation: ConversationService) async throws -> HeardUtterance {
+        let (expectation, _) = await conversation.expectation()
+        let continuing = await conversation.isInConversation
+        guard !samples.isEmpty else {
+            return HeardUtterance(recognition: .nothingHeard, sampleCount: 0, continuing: continuing, endsPhrase: false, isWholePhrase: false)
+        }
+        if expectation.wantsFreeText {
+            return HeardUtterance(recognition: try await recognition.dictate(samples), sampleCount: samples.count,
+                                  continuing: continuing, endsPhrase: false, isWholePhrase: false)
+        }
+        let (recognized, whole) = try await recognition.recognize(samples, against: expectation.grammar)
+        return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
+                              endsPhrase: whole && Recognizer.saidInFull(recognized), isWholePhrase: whole)
+    }
+
     /// Starts a new request unless `continuing`, and has the recogniser use that turn's grammar.
     private func expectTurn(continuing: Bool) async throws -> TurnExpectation {
         if !continuing { await conversation.reset() }
@@ -335,6 +353,9 @@ public actor ConversationService {
         separate.reset()
         return ConversationService(separate)
     }
+
+    /// Whether a question is open: the next turn answers it rather than starting a request.
+    public var isInConversation: Bool { engine.isInConversation }
 
     /// Ends any conversation under way: the next turn is a new request.
     public func reset() {

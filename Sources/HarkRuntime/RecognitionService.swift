@@ -106,6 +106,26 @@ public actor RecognitionService {
         return (recognition, recognition.interpretation)
     }
 
+    /// `samples` heard against `grammar`, and whether the words are a whole phrase of it that
+    /// nothing continues; the grammar in use is put back afterwards. For a network client's
+    /// conversation, whose turn has a grammar of its own, while the device's turns keep theirs.
+    public func recognize(_ samples: [Int16], against grammar: Grammar) throws -> (recognition: Recognition, isWholePhrase: Bool) {
+        let recognizer = try loadedRecognizer()
+        let previous = recognizer.grammarInUse
+        try use(grammar)
+        let heard: Result<(Recognition, Bool), RecognitionError>
+        do throws(RecognitionError) {
+            let recognition = try recognizer.recognize(samples)
+            heard = .success((recognition, try recognizer.isWholePhrase(recognition)))
+        } catch {
+            heard = .failure(error)
+        }
+        // Switching back to a grammar used a moment ago only activates its search again.
+        if let previous { try use(previous) }
+        let (recognition, whole) = try heard.get()
+        return (recognition, whole)
+    }
+
     /// Whether the words recognised are a whole phrase that nothing continues, however little quiet followed.
     public func isWholePhrase(_ recognition: Recognition) throws(RecognitionError) -> Bool {
         try loadedRecognizer().isWholePhrase(recognition)

@@ -39,6 +39,13 @@ public final class WyomingAssistant: Sendable {
         return heard.recognition.isRejected ? "" : heard.recognition.text
     }
 
+    /// Speech as the next turn of a client's own conversation: the answer to the question Hark
+    /// asked there ("Pickup or delivery?" → "delivery"), or a new request; "" when rejected.
+    public func transcribe(_ samples: [Int16], in conversation: ConversationService) async throws -> String {
+        let heard = try await assistant.hear(samples, in: conversation)
+        return heard.recognition.isRejected ? "" : heard.recognition.text
+    }
+
     /// Hark's voice saying `text`, with names said as Hark hears them.
     public func synthesize(_ text: String) async throws(VoiceError) -> AudioClip {
         try await assistant.speech.speak(text)

@@ -132,6 +132,11 @@ struct WyomingSession {
     private func transcribe(_ finished: AudioStream) async throws(WyomingError) -> String {
         do {
             let clip = AudioClip(samples: finished.samples, sampleRate: finished.format.rate, channels: 1)
+            // Once this client has a conversation, speech is heard as its next turn: an answer to
+            // Hark's question is heard against the question's answers, not the apps' phrases.
+            if let conversation {
+                return try await hark.transcribe(try clip.pipelineSamples(), in: conversation)
+            }
             return try await hark.transcribe(try clip.pipelineSamples())
         } catch {
             throw WyomingError(.failed, "the audio could not be transcribed: \(error)")

@@ -304,6 +304,31 @@ struct WyomingServerTests {
         #expect(second == ["not-handled: \(DialogueEngine.didNotUnderstand)"])
     }
 
+    /// Speech on a connection that holds a conversation is heard as its next turn: the spoken
+    /// answer to Hark's question ("delivery", audio-fixtures/conversations) is transcribed
+    /// against the question's answers; on a connection with no conversation it is no request.
+    @Test func anAnswerToHarksQuestionIsTranscribedOnTheSameConnection() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("conversations/soup.2.wav"))
+        let bytes = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
+        let port = try await Self.port()
+        let (question, answer, next, elsewhere) = try await onOwnThread { () throws -> (String, String, String, String) in
+            let client = try WyomingTestClient(port: port)
+            func turn(_ text: String) throws -> String {
+                try client.send("handle", ["text": text])
+                return try client.expect("handled").data["text"] as? String ?? ""
+            }
+            let question = try turn("order a bowl of tomato soup")
+            let (answer, _) = try Self.transcribe(client, bytes, rate: clip.sampleRate, width: 2, channels: 1)
+            let next = try turn(answer)
+            let (elsewhere, _) = try Self.transcribe(try WyomingTestClient(port: port), bytes, rate: clip.sampleRate, width: 2, channels: 1)
+            return (question, answer, next, elsewhere)
+        }
+        #expect(question == "Soup Shack: Pickup or delivery?")
+        #expect(answer == "delivery")
+        #expect(next != question && !next.isEmpty, "\(next)")
+        #expect(elsewhere == "")
+    }
+
     /// Each kind of bad input, sent after whatever good events come first.
     static let malformed: [(name: String, bytes: [UInt8], code: String)] = [
         ("not JSON", Array("this is not json\n".utf8), "bad-json"),
