@@ -52,16 +52,16 @@ struct WyomingSession {
             listening = false
             return []
         case WyomingEventType.detect:
-            try startListening(event)
+            try await startListening(event)
             return []
         case WyomingEventType.audioStart where listening:
-            try wake?.begin(try WyomingAudioFormat(eventData: event.data, type: event.type), timestamp: event.data["timestamp"]?.integerValue)
+            try await wake?.begin(try WyomingAudioFormat(eventData: event.data, type: event.type), timestamp: event.data["timestamp"]?.integerValue)
             return []
         case WyomingEventType.audioChunk where listening:
-            return try wake?.hear(try WyomingAudioFormat(eventData: event.data, type: event.type), payload: event.payload) ?? []
+            return try await wake?.hear(try WyomingAudioFormat(eventData: event.data, type: event.type), payload: event.payload) ?? []
         case WyomingEventType.audioStop where listening:
             listening = false
-            return wake?.finish() ?? []
+            return await wake?.finish() ?? []
         case WyomingEventType.audioStart:
             guard stream == nil else {
                 throw WyomingError(.unexpectedEvent, "audio-start came while an audio stream was already open (send audio-stop first)")
@@ -90,7 +90,7 @@ struct WyomingSession {
     }
 
     /// `detect`: the audio that follows is listened to for the phrases named (all served when none are).
-    private mutating func startListening(_ event: WyomingEvent) throws(WyomingError) {
+    private mutating func startListening(_ event: WyomingEvent) async throws(WyomingError) {
         guard let configuration = hark.wake else {
             throw WyomingError(.unexpectedEvent, "detect: this server serves no wake word")
         }
@@ -108,8 +108,9 @@ struct WyomingSession {
         default:
             throw WyomingError(.badData, "detect: \"names\" must be a list of strings")
         }
-        if wake == nil { wake = try WyomingWakeListener(configuration) }
-        try wake?.start(names: names)
+        let listener = wake ?? WyomingWakeListener(configuration)
+        wake = listener
+        try await listener.start(names: names)
         listening = true
     }
 

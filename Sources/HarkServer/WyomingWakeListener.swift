@@ -1,4 +1,5 @@
 import HarkAudio
+import HarkRuntime
 import HarkSpeech
 import HarkWyoming
 
@@ -8,11 +9,17 @@ import HarkWyoming
 ///
 /// The spotter (a keyword search and its verifier, some 30–50 MB) is made at the client's first
 /// `detect` and kept for the connection's later ones: Home Assistant sends `detect` before each
-/// stretch of listening, on the same connection.
-final class WyomingWakeListener {
+/// stretch of listening, on the same connection. It loads and decodes on a thread of its own,
+/// never on the threads that serve the other clients.
+actor WyomingWakeListener {
+    private let executor = DedicatedExecutor(label: "hark.wyoming.wake")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private let configuration: WakeWordConfiguration
     /// The phrases served (`WakeWordConfiguration.phrases`), as `info` names them.
-    let phrases: [String]
-    private let spotter: WakeWordSpotter
+    private let phrases: [String]
+    /// Made at the first `start`.
+    private var spotter: WakeWordSpotter?
     /// The phrases this stretch listens for.
     private var wanted: Set<String>
     private var format: WyomingAudioFormat?
@@ -22,18 +29,21 @@ final class WyomingWakeListener {
     private var startTimestamp = 0
     private var found = false
 
-    init(_ configuration: WakeWordConfiguration) throws(WyomingError) {
-        do {
-            spotter = try WakeWordSpotter(configuration: configuration)
-        } catch {
-            throw WyomingError(.failed, "the wake-word spotter could not start: \(error)")
-        }
+    init(_ configuration: WakeWordConfiguration) {
+        self.configuration = configuration
         phrases = configuration.phrases
         wanted = Set(phrases)
     }
 
     /// A new stretch of listening for `names` (nil or empty: every phrase served).
     func start(names: [String]?) throws(WyomingError) {
+        if spotter == nil {
+            do {
+                spotter = try WakeWordSpotter(configuration: configuration)
+            } catch {
+                throw WyomingError(.failed, "the wake-word spotter could not start: \(error)")
+            }
+        }
         let asked = (names ?? []).filter { !$0.isEmpty }
         if !asked.isEmpty {
             let served = asked.filter(phrases.contains)
@@ -52,7 +62,7 @@ final class WyomingWakeListener {
     /// `audio-start`: the stream's format and where its clock starts.
     func begin(_ format: WyomingAudioFormat, timestamp: Int?) throws(WyomingError) {
         try use(format)
-        samplesAtStart = spotter.samplesProcessed
+        samplesAtStart = spotter?.samplesProcessed ?? 0
         startTimestamp = timestamp ?? 0
     }
 
@@ -60,7 +70,7 @@ final class WyomingWakeListener {
     /// no `audio-start` starts with its first chunk).
     func hear(_ format: WyomingAudioFormat, payload: [UInt8]) throws(WyomingError) -> [WyomingEvent] {
         if self.format == nil { try begin(format, timestamp: nil) }
-        guard format == self.format, let converter else {
+        guard format == self.format, let converter, let spotter else {
             throw WyomingError(.badAudio, "an audio chunk in \(format) came in a stream that started as \(self.format.map(\.description) ?? "?")")
         }
         let detections: [WakeWordDetection]
