@@ -5,6 +5,8 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case address
         /// The address could not be bound (in use, not permitted, no such interface).
         case bind
+        /// The service could not be announced on the local network (no avahi-publish).
+        case zeroconf
     }
 
     public var code: Code

@@ -27,6 +27,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to listen: tcp://HOST:PORT (port 0 picks a free one) or unix://PATH.", valueName: "uri"))
     var uri = WyomingEndpoint.standard.description
 
+    @Flag(help: ArgumentHelp("Announce the service on the local network as _wyoming._tcp (zeroconf, through Avahi's avahi-publish: apt-get install avahi-utils avahi-daemon), so Home Assistant discovers it. Off unless asked for; TCP only."))
+    var zeroconf = false
+
+    @Option(help: ArgumentHelp("The name to announce with --zeroconf (default: Hark on HOSTNAME).", valueName: "name"))
+    var zeroconfName: String?
+
     @OptionGroup var apps: AppsOptions
     @OptionGroup var voice: VoiceOptions
     @OptionGroup var recognizer: RecognizerOptions
@@ -36,10 +42,18 @@ struct Serve: AsyncParsableCommand {
     var logLevel: String = "notice"
 
     func validate() throws {
+        let endpoint: WyomingEndpoint
         do {
-            _ = try WyomingEndpoint(uri: uri)
+            endpoint = try WyomingEndpoint(uri: uri)
         } catch {
             throw ValidationError(error.description)
+        }
+        if zeroconf, case .unix = endpoint {
+            throw ValidationError("--zeroconf announces a TCP port; a unix socket cannot be reached from the network")
+        }
+        if zeroconfName != nil && !zeroconf { throw ValidationError("--zeroconf-name needs --zeroconf") }
+        if let zeroconfName, zeroconfName.isEmpty || zeroconfName.utf8.count > 63 {
+            throw ValidationError("--zeroconf-name must be 1 to 63 bytes long (a DNS label)")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -63,6 +77,18 @@ struct Serve: AsyncParsableCommand {
             // The one line on standard output: scripts and tests read the address (and the port chosen for port 0).
             print("hark: serving Wyoming on \(server.endpoint)")
             fflush(nil)
+
+            // Discovery is a convenience: without it Home Assistant can still be pointed at the
+            // address by hand, so a failure to announce is reported and serving goes on.
+            var announcement: ZeroconfAnnouncement?
+            if zeroconf, case .tcp(_, let port) = server.endpoint {
+                do {
+                    announcement = try ZeroconfAnnouncement(name: zeroconfName ?? ZeroconfAnnouncement.defaultName(), port: port, logger: logger)
+                } catch {
+                    logger.error("\(error.description); serving on without it")
+                }
+            }
+            defer { announcement?.stop() }
 
             let task = Task { try await server.run() }
             let stopper = StopSignals { signal in

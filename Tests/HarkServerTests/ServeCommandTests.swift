@@ -6,15 +6,16 @@ import Testing
 /// package that Home Assistant uses; `make test` installs it).
 @Suite(.serialized) struct ServeCommandTests {
     /// Starts `hark serve` on a free loopback port and returns it with the port it printed.
-    static func startServe(_ extra: [String] = []) throws -> (Process, Int, FileHandle) {
+    /// `environment` is laid over the isolated one; `errors` receives its standard error.
+    static func startServe(_ extra: [String] = [], environment: [String: String] = [:], errors: Pipe? = nil) throws -> (Process, Int, FileHandle) {
         let process = Process()
         process.executableURL = try Fixtures.executable("hark")
         process.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", "apps"] + extra
         process.currentDirectoryURL = Fixtures.root
-        process.environment = try isolatedHarkEnvironment()
+        process.environment = try isolatedHarkEnvironment().merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.standardError
+        process.standardError = errors ?? FileHandle.standardError
         try process.run()
         var printed = ""
         while !printed.contains("\n") {
@@ -89,6 +90,57 @@ import Testing
         server.terminate()
         server.waitUntilExit()
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)
+    }
+
+    /// --zeroconf runs Avahi's avahi-publish for the port served and stops it on the way out.
+    /// A stand-in avahi-publish on PATH records how it was called and when it was stopped, and
+    /// answers as Avahi does once the name is up.
+    @Test func zeroconfAnnouncesThePortThroughAvahiAndWithdrawsIt() async throws {
+        let folder = try temporaryDirectory()
+        let log = folder.appendingPathComponent("avahi.log")
+        let script = folder.appendingPathComponent("avahi-publish")
+        try Data("""
+            #!/bin/sh
+            printf '%s\\n' "$@" > '\(log.path)'
+            trap 'echo withdrawn >> "\(log.path)"; exit 0' TERM
+            echo "Established under name '$2'" >&2
+            while :; do sleep 0.05; done
+            """.utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let errors = Pipe()
+        let path = folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let (server, port, _) = try Self.startServe(["--zeroconf", "--zeroconf-name", "Hark test"], environment: ["PATH": path], errors: errors)
+        defer { if server.isRunning { server.terminate() } }
+        var called: [String] = []
+        for _ in 0..<100 where called.count < 4 {
+            try await Task.sleep(for: .milliseconds(50))
+            called = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        }
+        #expect(called == ["-s", "Hark test", "_wyoming._tcp", String(port)])
+        server.terminate()
+        server.waitUntilExit()
+        let said = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        #expect(said.contains("zeroconf: announced as \"Hark test\" (_wyoming._tcp, port \(port))"), "\(said)")
+        let lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.last == "withdrawn", "avahi-publish was not stopped: \(lines)")
+    }
+
+    /// Without avahi-publish the service is not announced, the log says what to install, and
+    /// Hark serves on.
+    @Test func withoutAvahiItSaysWhatToInstallAndServesOn() async throws {
+        let errors = Pipe()
+        let (server, port, _) = try Self.startServe(["--zeroconf"], environment: ["PATH": try temporaryDirectory().path], errors: errors)
+        defer { if server.isRunning { server.terminate() } }
+        let info = try await onOwnThread { () throws -> String in
+            let client = try WyomingTestClient(port: port)
+            try client.send("describe")
+            return try client.expect("info").type
+        }
+        #expect(info == "info")
+        server.terminate()
+        server.waitUntilExit()
+        let said = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        #expect(said.contains("avahi-publish is missing (apt-get install avahi-utils avahi-daemon)"), "\(said)")
     }
 
     @Test func anAddressItCannotUseIsRefusedPlainly() throws {
