@@ -51,7 +51,7 @@ public struct RecognizerConfiguration: Sendable {
     /// The level (dBFS) of the faint hiss added to each utterance before it is decoded (see
     /// `NoiseFloor`), or nil to decode the audio as it comes. On make bench-real's quiet-room
     /// recordings (room 60 dB below speech) −60 dBFS lifted the commands understood at the
-    /// threshold from 99 to 141 of 229.
+    /// threshold from 99 to 126 of 229 (each at its threshold from the tune half).
     public var noiseFloor: Double? = NoiseFloor.standardLevel
 
     public init() {}
@@ -529,8 +529,8 @@ public enum Confidence {
     /// Within this much below the threshold, a phrase is a guess worth asking about
     /// (see `RecognizerConfiguration.askBand`). Its floor, -2.09, stays where the band's was when
     /// the threshold was -1.45: the threshold moved with the acoustic model and the noise floor,
-    /// and on `make bench-real` this band asks about 245 commands (163 named right) and answers
-    /// 4.6 % of the speech to reject with a question.
+    /// and on `make bench-real` this band asks about 255 commands (170 named right) and answers
+    /// 4.6 % of the speech to reject with a question, as the band did before the noise floor.
     public static let defaultAskBand = 0.58
     /// How sharply confidence falls around the threshold.
     public static let spread = 0.25
