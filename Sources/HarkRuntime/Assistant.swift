@@ -256,9 +256,11 @@ public final class Assistant: Sendable {
                               endsPhrase: false, isWholePhrase: false)
     }
 
-    /// Answers what `hear` recognised: the dialogue's reply, spoken.
-    public func answer(_ heard: HeardUtterance, name: String, audioSeconds: Double = 0,
-                       speaks: Bool = true) async throws -> (report: TurnReport, reply: AudioClip) {
+    /// Answers what `hear` recognised: the dialogue's reply, spoken. `conversation`: a network
+    /// client's own (what `hear(_:in:)` heard), nil for the device's.
+    public func answer(_ heard: HeardUtterance, name: String, audioSeconds: Double = 0, speaks: Bool = true,
+                       in conversation: ConversationService? = nil) async throws -> (report: TurnReport, reply: AudioClip) {
+        let conversation = conversation ?? self.conversation
         let recognized = heard.recognition, continuing = heard.continuing
         let input: DialogueInput
         if !recognized.isRejected {

@@ -32,18 +32,9 @@ public final class WyomingAssistant: Sendable {
         programs = Self.programs(catalog: catalog, version: version, voice: voice, wake: wake)
     }
 
-    /// Speech as the installed apps' phrases, or "" when Hark rejects it (outside the phrases,
-    /// too unsure, or no speech at all). `samples`: 16 kHz mono.
-    public func transcribe(_ samples: [Int16]) async throws -> String {
-        let heard = try await assistant.hear(samples, continuing: false)
-        return heard.recognition.isRejected ? "" : heard.recognition.text
-    }
-
-    /// Speech as the next turn of a client's own conversation: the answer to the question Hark
-    /// asked there ("Pickup or delivery?" → "delivery"), or a new request; "" when rejected.
-    public func transcribe(_ samples: [Int16], in conversation: ConversationService) async throws -> String {
-        let heard = try await assistant.hear(samples, in: conversation)
-        return heard.recognition.isRejected ? "" : heard.recognition.text
+    /// What a client is told was said: the words, or "" when Hark rejected them.
+    static func transcript(of heard: HeardUtterance) -> String {
+        heard.recognition.isRejected ? "" : heard.recognition.text
     }
 
     /// Hark's voice saying `text`, with names said as Hark hears them.
@@ -60,6 +51,13 @@ public final class WyomingAssistant: Sendable {
     public func newConversation() async -> ConversationService {
         await assistant.conversation.separateConversation()
     }
+
+    /// The conversation a client names (`context.conversation_id`), shared by its connections.
+    func conversation(named name: String) async -> ConversationService {
+        await conversations.conversation(named: name) { await self.newConversation() }
+    }
+
+    private let conversations = ConversationDirectory()
 
     private static func programs(catalog: AppCatalog, version: String, voice: VoiceSettings,
                                  wake: WakeWordConfiguration?) -> [WyomingProgram] {

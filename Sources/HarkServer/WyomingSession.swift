@@ -6,8 +6,10 @@ import HarkWyoming
 
 /// One client's side of the protocol: reads its events in order and answers each. Audio
 /// between `audio-start` and `audio-stop` is collected and transcribed, or, after `detect`,
-/// heard by a wake-word spotter as it arrives; `handle` keeps a conversation of this client's
-/// own, so Hark's follow-up questions are answered across turns.
+/// heard by a wake-word spotter as it arrives. A turn of text (`transcript`, as Home Assistant
+/// sends it to a handle program, or `handle`) goes to the conversation its `context` names
+/// (`conversation_id`, kept across connections by `ConversationDirectory`), else to one of this
+/// connection's own, so Hark's follow-up questions are answered across turns.
 /// Any error ends the session (the server sends it as an `error` event and closes).
 struct WyomingSession {
     let hark: WyomingAssistant
@@ -20,7 +22,20 @@ struct WyomingSession {
     static let samplesPerChunk = 1024
 
     private var stream: AudioStream?
-    private var conversation: ConversationService?
+    /// This connection's own conversation, begun at its first turn that names none.
+    private var ownConversation: ConversationService?
+    /// The conversation named by the last `transcribe`, which the audio after it is heard in.
+    private var transcribingFor: String?
+    /// What the last transcription heard, until the turn it carries is handled: a request Hark
+    /// half heard (transcript "") is then asked about ("Did you say …?"), as on the device.
+    private var lastHeard: LastHeard?
+
+    private struct LastHeard {
+        var transcript: String
+        var heard: HeardUtterance
+        /// The conversation it was heard in; nil: as a new request.
+        var conversation: ConversationService?
+    }
     /// Made at the first `detect`; `listening` while its audio goes to the spotter.
     private var wake: WyomingWakeListener?
     private var listening = false
@@ -50,6 +65,7 @@ struct WyomingSession {
         case WyomingEventType.transcribe:
             try Self.checkLanguage(event)
             listening = false
+            transcribingFor = Self.conversationName(event)
             return []
         case WyomingEventType.detect:
             try await startListening(event)
@@ -78,6 +94,9 @@ struct WyomingSession {
             stream = nil
             return [WyomingEvent(WyomingEventType.transcript,
                                  data: ["text": .string(try await transcribe(finished)), "language": "en"])]
+        case WyomingEventType.transcript:
+            // Home Assistant's conversation agent sends the words to a handle program this way.
+            return try await handle(event)
         case WyomingEventType.synthesize:
             return try await synthesize(try Self.text(event, "text"))
         case WyomingEventType.recognize:
@@ -85,7 +104,7 @@ struct WyomingSession {
         case WyomingEventType.handle:
             return try await handle(event)
         default:
-            throw WyomingError(.unknownEvent, "Hark does not serve \"\(event.type)\" events (it serves describe, detect, transcribe, audio-start/-chunk/-stop, synthesize, recognize and handle)")
+            throw WyomingError(.unknownEvent, "Hark does not serve \"\(event.type)\" events (it serves describe, detect, transcribe, audio-start/-chunk/-stop, synthesize, recognize, and transcript or handle)")
         }
     }
 
@@ -130,15 +149,19 @@ struct WyomingSession {
         stream = current
     }
 
-    private func transcribe(_ finished: AudioStream) async throws(WyomingError) -> String {
+    private mutating func transcribe(_ finished: AudioStream) async throws(WyomingError) -> String {
+        // Once this client has a conversation, speech is heard as its next turn: an answer to
+        // Hark's question is heard against the question's answers, not the apps' phrases.
+        var conversation = ownConversation
+        if let name = transcribingFor { conversation = await hark.conversation(named: name) }
         do {
             let clip = AudioClip(samples: finished.samples, sampleRate: finished.format.rate, channels: 1)
-            // Once this client has a conversation, speech is heard as its next turn: an answer to
-            // Hark's question is heard against the question's answers, not the apps' phrases.
-            if let conversation {
-                return try await hark.transcribe(try clip.pipelineSamples(), in: conversation)
-            }
-            return try await hark.transcribe(try clip.pipelineSamples())
+            let samples = try clip.pipelineSamples()
+            let heard = if let conversation { try await hark.assistant.hear(samples, in: conversation) }
+                else { try await hark.assistant.hear(samples, continuing: false) }
+            let transcript = WyomingAssistant.transcript(of: heard)
+            lastHeard = LastHeard(transcript: transcript, heard: heard, conversation: conversation)
+            return transcript
         } catch {
             throw WyomingError(.failed, "the audio could not be transcribed: \(error)")
         }
@@ -182,22 +205,56 @@ struct WyomingSession {
         ])]
     }
 
-    /// One turn of this client's conversation; an empty text is silence (a question unanswered).
+    /// One turn of a conversation (the one the context names, else this connection's own); an
+    /// empty text is silence (a question unanswered). The reply says whether Hark asked a
+    /// question (`continue_conversation`), so a satellite knows to listen for the answer.
     private mutating func handle(_ event: WyomingEvent) async throws(WyomingError) -> [WyomingEvent] {
         let text = try Self.text(event, "text")
+        let name = Self.conversationName(event)
         let conversation: ConversationService
-        if let existing = self.conversation {
-            conversation = existing
+        if let name {
+            conversation = await hark.conversation(named: name)
+        } else if let own = ownConversation {
+            conversation = own
         } else {
             conversation = await hark.newConversation()
-            self.conversation = conversation
+            ownConversation = conversation
         }
-        let input: DialogueInput = text.allSatisfy(\.isWhitespace) ? .silence : .text(text)
-        let (reply, _) = await conversation.respond(to: input)
+        let speech: String, expectsAnswer: Bool
+        if let heard = await takeHeard(saying: text, in: conversation) {
+            do {
+                let (report, _) = try await hark.assistant.answer(heard, name: "wyoming", speaks: false, in: conversation)
+                (speech, expectsAnswer) = (report.reply, report.expectsAnswer)
+            } catch {
+                throw WyomingError(.failed, "the turn could not be answered: \(error)")
+            }
+        } else {
+            let input: DialogueInput = text.allSatisfy(\.isWhitespace) ? .silence : .text(text)
+            let (reply, _) = await conversation.respond(to: input)
+            (speech, expectsAnswer) = (reply.speech, reply.expectsAnswer)
+        }
         // Words no app's phrase says: another handler may know them.
-        let understood = reply.speech != Assistant.didNotUnderstand || reply.expectsAnswer
-        return [WyomingEvent(understood ? WyomingEventType.handled : WyomingEventType.notHandled,
-                             data: ["text": .string(reply.speech)])]
+        let understood = speech != Assistant.didNotUnderstand || expectsAnswer
+        var data: [String: JSONValue] = ["text": .string(speech), "continue_conversation": .bool(expectsAnswer)]
+        if let name { data["context"] = ["conversation_id": .string(name)] }
+        return [WyomingEvent(understood ? WyomingEventType.handled : WyomingEventType.notHandled, data: data)]
+    }
+
+    /// What the last transcription heard, when `text` is its transcript and it was heard in
+    /// this conversation (or as a new request, and no question is open here): answering the
+    /// hearing itself keeps what text loses, the phrase Hark was unsure of.
+    private mutating func takeHeard(saying text: String, in conversation: ConversationService) async -> HeardUtterance? {
+        guard let last = lastHeard, last.transcript == text else { return nil }
+        lastHeard = nil
+        if let heardIn = last.conversation { return heardIn === conversation ? last.heard : nil }
+        return await conversation.isInConversation ? nil : last.heard
+    }
+
+    /// `context.conversation_id`, as Home Assistant names a conversation; nil when absent.
+    private static func conversationName(_ event: WyomingEvent) -> String? {
+        guard let name = event.data["context"]?.objectValue?["conversation_id"]?.stringValue,
+              !name.isEmpty else { return nil }
+        return name
     }
 
     private static func text(_ event: WyomingEvent, _ key: String) throws(WyomingError) -> String {

@@ -41,6 +41,7 @@ import Testing
         client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         client.arguments = ["python3", "Tests/Wyoming/client.py", "--port", String(port)] + recordings
             + ["--detect", "audio-fixtures/wake/real_wakes.wav", "audio-fixtures/wake/real_speech.wav"]
+            + ["--converse", "order a bowl of tomato soup", "delivery"]
         client.currentDirectoryURL = Fixtures.root
         let output = Pipe(), errors = Pipe()
         client.standardOutput = output
@@ -85,6 +86,17 @@ import Testing
         }
         #expect((listened[1]["detections"] as? [Any])?.isEmpty == true)
         #expect(listened[1]["not_detected"] as? Bool == true)
+
+        // Home Assistant's conversation agent: a transcript a connection, the conversation named
+        // in its context; Hark's question is answered on the next connection.
+        let turns = try #require(result["conversation"] as? [[String: Any]])
+        try #require(turns.count == 2)
+        #expect(turns[0]["type"] as? String == "handled")
+        #expect(turns[0]["text"] as? String == "Soup Shack: Pickup or delivery?")
+        #expect((turns[0]["context"] as? [String: Any])?["conversation_id"] as? String == "01HARKTEST")
+        #expect(turns[1]["type"] as? String == "handled")
+        let next = turns[1]["text"] as? String ?? ""
+        #expect(!next.isEmpty && next != "Soup Shack: Pickup or delivery?" && !next.contains("didn't catch"), "\(next)")
 
         // SIGTERM stops it cleanly.
         server.terminate()

@@ -329,6 +329,55 @@ struct WyomingServerTests {
         #expect(elsewhere == "")
     }
 
+    /// Home Assistant's conversation agent sends each turn as a `transcript` on a new connection,
+    /// naming the conversation in its context: a question asked on one connection is answered on
+    /// the next, conversations with other names stay apart, and the reply says a question is open.
+    @Test func namedConversationsCarryAcrossConnectionsAndStayApart() async throws {
+        let port = try await Self.port()
+        let turns = try await onOwnThread { () throws -> [WyomingTestClient.Event] in
+            func turn(_ text: String, _ name: String?) throws -> WyomingTestClient.Event {
+                let client = try WyomingTestClient(port: port)
+                var data: [String: Any] = ["text": text]
+                if let name { data["context"] = ["conversation_id": name] }
+                try client.send("transcript", data)
+                return try #require(try client.receive())
+            }
+            return [try turn("order a bowl of tomato soup", "kitchen"), try turn("delivery", "hall"),
+                    try turn("delivery", nil), try turn("delivery", "kitchen")]
+        }
+        #expect(turns[0].type == "handled" && turns[0].data["text"] as? String == "Soup Shack: Pickup or delivery?")
+        #expect(turns[0].data["continue_conversation"] as? Bool == true)
+        #expect((turns[0].data["context"] as? [String: Any])?["conversation_id"] as? String == "kitchen")
+        // No question is open in "hall", nor on a connection that names no conversation.
+        #expect(turns[1].type == "not-handled" && turns[2].type == "not-handled")
+        #expect(turns[1].data["continue_conversation"] as? Bool == false)
+        #expect(turns[2].data["context"] == nil)
+        let next = turns[3].data["text"] as? String ?? ""
+        #expect(turns[3].type == "handled" && !next.isEmpty && next != "Soup Shack: Pickup or delivery?", "\(next)")
+    }
+
+    /// A request heard just below the threshold comes back as an empty transcript; handing that
+    /// turn on (an empty text after it) asks about it, as the device would, instead of dropping it.
+    @Test func aRequestHalfHeardIsAskedAboutWhenItsTurnIsHandled() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("synthetic/tell_me_the_time.en-gb-scotland.wav"))
+        let bytes = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
+        let port = try await Self.port()
+        let (transcript, reply, silence) = try await onOwnThread { () throws -> (String, WyomingTestClient.Event, WyomingTestClient.Event) in
+            let client = try WyomingTestClient(port: port)
+            let (transcript, _) = try Self.transcribe(client, bytes, rate: clip.sampleRate, width: 2, channels: 1)
+            try client.send("transcript", ["text": transcript])
+            let reply = try #require(try client.receive())
+            // The same empty text with no hearing behind it is silence, and nothing is asked.
+            let other = try WyomingTestClient(port: port)
+            try other.send("transcript", ["text": ""])
+            return (transcript, reply, try #require(try other.receive()))
+        }
+        #expect(transcript == "")
+        #expect(reply.type == "handled" && reply.data["text"] as? String == "Did you say tell me the time?")
+        #expect(reply.data["continue_conversation"] as? Bool == true)
+        #expect(silence.data["text"] as? String != "Did you say tell me the time?")
+    }
+
     /// Each kind of bad input, sent after whatever good events come first.
     static let malformed: [(name: String, bytes: [UInt8], code: String)] = [
         ("not JSON", Array("this is not json\n".utf8), "bad-json"),

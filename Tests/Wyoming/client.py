@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Talks to a running `hark serve` with the reference Wyoming client (the `wyoming` package, as
 Home Assistant uses it): describe, then transcribe each recording given, streamed in chunks at the
-recording's own rate and layout, and listen for wake words in each --detect recording. Prints one
-JSON object: the info's programs, each transcript and each recording's detections.
+recording's own rate and layout, and listen for wake words in each --detect recording; then say
+each --converse text as Home Assistant's conversation agent does, one connection a turn, the
+conversation named in the transcript's context. Prints one JSON object: the info's programs, each
+transcript, each recording's detections and each turn's reply.
 
-    python3 Tests/Wyoming/client.py --port 10300 RECORDING.wav [...] [--detect STREAM.wav ...]
+    python3 Tests/Wyoming/client.py --port 10300 RECORDING.wav [...] [--detect STREAM.wav ...] \
+        [--converse TEXT ...]
 """
 import argparse
 import asyncio
@@ -15,6 +18,7 @@ import wave
 from wyoming.asr import Transcribe, Transcript
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.client import AsyncTcpClient
+from wyoming.handle import Handled, NotHandled
 from wyoming.info import Describe, Info
 from wyoming.ping import Ping, Pong
 from wyoming.wake import Detect, Detection, NotDetected
@@ -71,12 +75,33 @@ async def transcribe(client, path):
             "seconds_after_stop": round(time.monotonic() - stopped, 4)}
 
 
+async def converse(host, port, texts):
+    """Each text on a connection of its own, as a Transcript whose context names the
+    conversation (Home Assistant's Wyoming conversation agent does exactly this)."""
+    replies = []
+    for text in texts:
+        async with AsyncTcpClient(host, port) as client:
+            await client.write_event(Transcript(text, context={"conversation_id": "01HARKTEST"}, language="en").event())
+            event = await client.read_event()
+        if event is None:
+            raise SystemExit(f"{text!r}: the server closed the connection instead of answering")
+        if Handled.is_type(event.type):
+            reply = Handled.from_event(event)
+        elif NotHandled.is_type(event.type):
+            reply = NotHandled.from_event(event)
+        else:
+            raise SystemExit(f"{text!r}: expected handled or not-handled, got {event.type}: {event.data}")
+        replies.append({"type": event.type, "text": reply.text, "context": reply.context})
+    return replies
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("recordings", nargs="*")
     parser.add_argument("--detect", nargs="*", default=[], metavar="STREAM")
+    parser.add_argument("--converse", nargs="*", default=[], metavar="TEXT")
     args = parser.parse_args()
     async with AsyncTcpClient(args.host, args.port) as client:
         await client.write_event(Describe().event())
@@ -87,6 +112,7 @@ async def main():
         info = Info.from_event(event)
         transcripts = [await transcribe(client, path) for path in args.recordings]
         wakes = [await detect(client, path) for path in args.detect]
+    conversation = await converse(args.host, args.port, args.converse)
     print(json.dumps({
         "asr": [{"name": p.name, "installed": p.installed, "models": [m.name for m in p.models],
                  "languages": sorted({l for m in p.models for l in m.languages})} for p in info.asr],
@@ -96,6 +122,7 @@ async def main():
         "transcripts": transcripts,
         "wake": [{"name": p.name, "phrases": [m.phrase for m in p.models]} for p in info.wake],
         "detections": wakes,
+        "conversation": conversation,
     }))
 
 
