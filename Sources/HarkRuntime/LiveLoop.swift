@@ -8,14 +8,18 @@ import HarkDialogue
 public enum LiveEvent: Sendable {
     /// Listening for the wake word on `source`.
     case started(source: String, wakePhrase: String)
-    /// The wake word ended `at` seconds into the input, with the spotter's score.
-    case wake(at: Double, score: Double)
+    /// The wake word ended `at` seconds into the input, with the spotter's score and the
+    /// confidence it judged by (see `WakeWordDetection`).
+    case wake(at: Double, score: Double, confidence: Double)
     /// One request or answer understood and replied to.
     case turn(LiveTurn)
     /// Nobody spoke after the wake word (`inConversation` false) or after a question.
     case noSpeech(at: Double, inConversation: Bool)
     /// An automation ran and its result was spoken.
     case automation(phrase: String, reply: String)
+    /// Another room heard the same wake word better and answers it (a satellite of a hub); this
+    /// one went back to waiting, `at` seconds into the input.
+    case yielded(at: Double)
     /// Something went wrong and the loop went on (a device that failed, a turn that could not be decoded).
     case problem(String)
 }
@@ -91,7 +95,7 @@ public actor LiveLoop {
     private let executor = DedicatedExecutor(label: "hark.live")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private let assistant: Assistant
+    private let brain: any LiveBrain
     private let settings: LiveSettings
     private let source: any LiveAudioSource
     private let sink: (any LiveAudioSink)?
@@ -122,6 +126,9 @@ public actor LiveLoop {
         /// Samples still to search for the end of the wake word's last sound: the spotter finds
         /// the phrase a little before its final consonant fades, and that tail is not the request.
         var wakeTailLeft = 0
+        /// Whether this device answers the wake word that began listening (a hub decides when
+        /// other rooms heard it too); nil for an answer to a question.
+        var claim: WakeClaim?
     }
 
     /// A phrase recognised at `quiet` seconds into a pause, recognition having started at `started`.
@@ -149,13 +156,21 @@ public actor LiveLoop {
     /// everything played, for `played()`.
     public init(assistant: Assistant, settings: LiveSettings, source: sending any LiveAudioSource,
                 sink: sending (any LiveAudioSink)?, keepsPlayed: Bool = false) {
-        self.init(assistant: assistant, settings: settings, source: source, sink: sink, keepsPlayed: keepsPlayed,
+        self.init(brain: assistant, settings: settings, source: source, sink: sink, keepsPlayed: keepsPlayed,
                   gatesOwnSpeech: true)
     }
 
-    init(assistant: Assistant, settings: LiveSettings, source: sending any LiveAudioSource,
+    /// A loop that sends what it hears to `brain` (a hub, for a satellite) instead of the assistant
+    /// on this device.
+    public init(brain: any LiveBrain, settings: LiveSettings, source: sending any LiveAudioSource,
+                sink: sending (any LiveAudioSink)?, keepsPlayed: Bool = false) {
+        self.init(brain: brain, settings: settings, source: source, sink: sink, keepsPlayed: keepsPlayed,
+                  gatesOwnSpeech: true)
+    }
+
+    init(brain: any LiveBrain, settings: LiveSettings, source: sending any LiveAudioSource,
          sink: sending (any LiveAudioSink)?, keepsPlayed: Bool, gatesOwnSpeech: Bool) {
-        self.assistant = assistant
+        self.brain = brain
         self.settings = settings
         self.source = source
         self.sink = sink
@@ -208,11 +223,14 @@ public actor LiveLoop {
                 }
                 guard let detection = try spotter.process(chunk).first else { continue }
                 summary.wakeWords += 1
-                onEvent(.wake(at: seconds(detection.endSample), score: detection.score))
+                onEvent(.wake(at: seconds(detection.endSample), score: detection.score, confidence: detection.confidence))
                 // A spoken "Yes?" is gated like any reply; the chime is not (see above).
                 try play(acknowledgement.clip, gated: acknowledgement.isSpeech, onEvent: onEvent)
                 var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, background: ambient.background),
-                                          since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail))
+                                          since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail),
+                                          claim: WakeClaim(brain: brain, phrase: detection.phrase,
+                                                           signalToNoise: Self.signalToNoise(of: detection, in: recent, background: ambient.background),
+                                                           confidence: detection.confidence))
                 // What was said after the wake word and already read is the start of the request.
                 phase = try await listen(to: recent.samples(from: detection.endSample), &listening, onEvent: onEvent)
             case .listening(var listening):
@@ -227,6 +245,13 @@ public actor LiveLoop {
         return finish(cpuAtStart: cpuAtStart)
     }
 
+    /// How far the wake word stood above the room's background (dB): how well this device heard
+    /// it, beside other rooms that heard the same words.
+    static func signalToNoise(of detection: WakeWordDetection, in recent: RecentAudio, background: Double) -> Double {
+        let phrase = recent.samples(from: detection.startSample).prefix(max(0, detection.endSample - detection.startSample))
+        return EnergyEndpointer.level(phrase) - background
+    }
+
     /// The wake word's last sound fades within this long (s) of where the spotter ends it.
     static let longestWakeTail = 0.5
 
@@ -234,6 +259,10 @@ public actor LiveLoop {
     /// in time) and says what comes next.
     private func listen(to audio: [Int16], _ listening: inout Listening,
                         onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        if listening.claim?.answers == false {
+            onEvent(.yielded(at: seconds(heard + skipped)))
+            return .waiting
+        }
         var audio = audio
         if listening.wakeTailLeft > 0 {
             let quiet = listening.endpointer.endOfSound(in: audio)
@@ -243,7 +272,7 @@ public actor LiveLoop {
         }
         if let utterance = listening.endpointer.feed(audio).first {
             return try await answer(utterance, trailing: listening.endpointer.lastTrailingQuiet,
-                                    isAnswer: listening.isAnswer, onEvent: onEvent)
+                                    isAnswer: listening.isAnswer, claim: listening.claim, onEvent: onEvent)
         }
         let endpointer = listening.endpointer
         let speculativeSilence = min(settings.speculativeSilence, settings.earlyEndSilence)
@@ -254,7 +283,7 @@ public actor LiveLoop {
             listening.checkedPause = true
             let started = Date()
             // A recognition that fails here fails again, and is reported, when the utterance ends.
-            if let early = try? await assistant.hear(endpointer.utteranceSoFar, continuing: listening.isAnswer),
+            if let early = try? await brain.hearEarly(endpointer.utteranceSoFar, continuing: listening.isAnswer),
                early.isWholePhrase {
                 if Recognizer.saidInFull(early.recognition, quietFrames: Self.speculativeQuietFrames) {
                     listening.speculation = Speculation(heard: early, quiet: endpointer.quietSoFar, started: started)
@@ -267,16 +296,16 @@ public actor LiveLoop {
            let speculation = listening.speculation, let utterance = listening.endpointer.endNow() {
             return try await answer(utterance, recognized: speculation.heard, since: speculation.started,
                                     trailing: speculation.quiet, confirmedQuiet: endpointer.quietSoFar,
-                                    isAnswer: listening.isAnswer, onEvent: onEvent)
+                                    isAnswer: listening.isAnswer, claim: listening.claim, onEvent: onEvent)
         }
         if endpointer.isInSpeech && endpointer.quietSoFar >= settings.earlyEndSilence && listening.looksAgain {
             listening.looksAgain = false
             let paused = Date()
             let trailing = endpointer.quietSoFar
-            if let early = try? await assistant.hear(endpointer.utteranceSoFar, continuing: listening.isAnswer),
+            if let early = try? await brain.hearEarly(endpointer.utteranceSoFar, continuing: listening.isAnswer),
                early.endsPhrase, let utterance = listening.endpointer.endNow() {
                 return try await answer(utterance, recognized: early, since: paused, trailing: trailing,
-                                        isAnswer: listening.isAnswer, onEvent: onEvent)
+                                        isAnswer: listening.isAnswer, claim: listening.claim, onEvent: onEvent)
             }
         } else if !endpointer.isInSpeech && heard - listening.since >= samples(settings.noSpeechTimeout) {
             summary.noSpeech += 1
@@ -297,19 +326,20 @@ public actor LiveLoop {
     /// what to do next: listen for an answer, or wait for the wake word. `early` is the utterance
     /// already recognised (at a pause), `since` when its end was found or its recognition began,
     /// `trailing` the quiet heard by then; `confirmedQuiet` the quiet the reply waited for after
-    /// an early recognition.
+    /// an early recognition. `claim`: the wake word's, which must be this device's to answer.
     private func answer(_ utterance: [Int16], recognized early: HeardUtterance? = nil, since endpointed: Date = Date(),
-                        trailing: Double, confirmedQuiet: Double? = nil, isAnswer: Bool,
+                        trailing: Double, confirmedQuiet: Double? = nil, isAnswer: Bool, claim: WakeClaim? = nil,
                         onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        if let claim, await !claim.decision() {
+            onEvent(.yielded(at: seconds(heard + skipped)))
+            return .waiting
+        }
         let decided = Date()
         let turnNumber = summary.turns + 1
         saveUtterance(utterance, turn: turnNumber, onEvent: onEvent)
         let report: TurnReport, reply: AudioClip
         do {
-            var recognized = early
-            if recognized == nil { recognized = try await assistant.hear(utterance, continuing: isAnswer) }
-            guard let recognized else { return .waiting }
-            (report, reply) = try await assistant.answer(recognized, name: "turn \(turnNumber)")
+            (report, reply) = try await brain.respond(to: utterance, early: early, continuing: isAnswer, name: "turn \(turnNumber)")
         } catch {
             onEvent(.problem("turn \(turnNumber) could not be understood: \(error)"))
             return .waiting
@@ -350,15 +380,15 @@ public actor LiveLoop {
 
     /// Runs the automations that are due (a shortcut set for 7:30 on weekdays) and says their results.
     private func speakDueAutomations(onEvent: @Sendable (LiveEvent) -> Void) async throws {
-        let due: [(automation: Automation, reply: DialogueReply, clip: AudioClip)]
+        let due: [(phrase: String, speech: String, clip: AudioClip)]
         do {
-            due = try await assistant.runDueAutomations()
+            due = try await brain.whileWaiting()
         } catch {
             onEvent(.problem("automations could not be run: \(error)"))
             return
         }
         for result in due {
-            onEvent(.automation(phrase: result.automation.phrase, reply: result.reply.speech))
+            onEvent(.automation(phrase: result.phrase, reply: result.speech))
             try play(result.clip, gated: true, onEvent: onEvent)
         }
     }
@@ -378,7 +408,7 @@ public actor LiveLoop {
     private func acknowledgementClip() async throws -> (clip: AudioClip, isSpeech: Bool) {
         switch settings.acknowledgement {
         case .chime: (Chime.clip(), false)
-        case .speech: (try await assistant.speech.speak("Yes?"), true)
+        case .speech: (try await brain.speak("Yes?"), true)
         case .none: (AudioClip(samples: [], sampleRate: PipelineAudio.sampleRate, channels: 1), false)
         }
     }

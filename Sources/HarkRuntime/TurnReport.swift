@@ -13,6 +13,13 @@ public struct TurnReport: Sendable, Codable, Equatable {
         /// Length of the recording.
         public var recordingSeconds: Double
 
+        public init(audioSeconds: Double, decodeSeconds: Double, speechSeconds: Double, recordingSeconds: Double) {
+            self.audioSeconds = audioSeconds
+            self.decodeSeconds = decodeSeconds
+            self.speechSeconds = speechSeconds
+            self.recordingSeconds = recordingSeconds
+        }
+
         enum CodingKeys: String, CodingKey {
             case audioSeconds = "audio_s", decodeSeconds = "decode_s", speechSeconds = "speech_s", recordingSeconds = "recording_s"
         }
@@ -51,6 +58,42 @@ public struct TurnReport: Sendable, Codable, Equatable {
     /// What was wrong with the recording but did not stop it being heard (a WAV file cut short).
     public var warnings: [String] = []
     public var timings: Timings
+
+    /// A turn a hub understood and answered, as its satellite knows it: the words the hub heard
+    /// ("" when it rejected them), its reply, and whether it asked a question.
+    public init(recording: String, heardByHub text: String, reply: String, expectsAnswer: Bool, handled: Bool,
+                problem: String?, timings: Timings) {
+        self.init(recording: recording, text: text, intent: nil, app: nil, slots: [:], reply: reply,
+                  confidence: text.isEmpty ? 0 : 1, margin: 0, rejected: text.isEmpty && !handled,
+                  rejection: text.isEmpty ? "not understood by the hub" : nil, expectsAnswer: expectsAnswer,
+                  handled: handled, problem: problem, timings: timings)
+    }
+
+    init(recording: String, text: String, intent: String?, app: String?, slots: [String: String], reply: String,
+         confidence: Double, margin: Double, utteranceMargin: Double = 0, weakestWord: WordFit? = nil,
+         features: ConfidenceFeatures? = nil, guess: String? = nil, rejected: Bool, rejection: String?,
+         expectsAnswer: Bool = false, handled: Bool = false, problem: String? = nil, warnings: [String] = [],
+         timings: Timings) {
+        self.recording = recording
+        self.text = text
+        self.intent = intent
+        self.app = app
+        self.slots = slots
+        self.reply = reply
+        self.confidence = confidence
+        self.margin = margin
+        self.utteranceMargin = utteranceMargin
+        self.weakestWord = weakestWord
+        self.features = features
+        self.guess = guess
+        self.rejected = rejected
+        self.rejection = rejection
+        self.expectsAnswer = expectsAnswer
+        self.handled = handled
+        self.problem = problem
+        self.warnings = warnings
+        self.timings = timings
+    }
 
     /// One line of JSON with sorted keys, so output is stable for scripts.
     public func jsonLine() throws -> String {

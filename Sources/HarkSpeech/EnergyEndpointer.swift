@@ -117,8 +117,9 @@ public struct EnergyEndpointer: Sendable {
         return completed
     }
 
-    private static func level(_ frame: [Int16]) -> Double {
-        let energy = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(frame.count)
+    /// The RMS level of `frame` (dBFS), at least -90.
+    public static func level(_ frame: some Collection<Int16>) -> Double {
+        let energy = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(frame.count, 1))
         return 10 * log10(max(energy, 1) / (32768.0 * 32768.0))
     }
 

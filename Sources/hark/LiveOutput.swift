@@ -36,7 +36,7 @@ struct LiveEventPrinter: Sendable {
         switch event {
         case .started(let source, let wakePhrase):
             logger.info("listening on \(source) for \"\(wakePhrase)\"")
-        case .wake(let at, let score):
+        case .wake(let at, let score, _):
             if recording {
                 Swift.print(String(format: "%7.2f s  wake word (score %.2f)", at, score))
             } else {
@@ -60,6 +60,9 @@ struct LiveEventPrinter: Sendable {
             if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.info("\(what)") }
         case .automation(let phrase, let reply):
             if recording { Swift.print("  automation \"\(phrase)\": \"\(reply)\"") } else { logger.info("automation \"\(phrase)\": \"\(reply)\"") }
+        case .yielded(let at):
+            let what = "another room heard the wake word better and answers it"
+            if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.info("\(what)") }
         case .problem(let message):
             logger.error("\(message)")
         }
@@ -90,8 +93,8 @@ struct LiveEventPrinter: Sendable {
         switch event {
         case .started(let source, let wakePhrase):
             return ["event": "started", "source": source, "wake_phrase": wakePhrase]
-        case .wake(let at, let score):
-            return ["event": "wake", "at_s": at, "score": score]
+        case .wake(let at, let score, let confidence):
+            return ["event": "wake", "at_s": at, "score": score, "confidence": confidence]
         case .turn(let turn):
             var object: [String: Any] = ["event": "turn", "at_s": turn.endedAt, "answer": turn.isAnswer,
                                          "end_silence_s": turn.latency.endSilence, "processing_s": turn.latency.processing]
@@ -104,6 +107,8 @@ struct LiveEventPrinter: Sendable {
             return ["event": "no_speech", "at_s": at, "in_conversation": inConversation]
         case .automation(let phrase, let reply):
             return ["event": "automation", "phrase": phrase, "reply": reply]
+        case .yielded(let at):
+            return ["event": "yielded", "at_s": at]
         case .problem(let message):
             return ["event": "problem", "message": message]
         }

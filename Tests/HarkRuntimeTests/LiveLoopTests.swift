@@ -107,7 +107,7 @@ import Testing
         let source = try RecordingSource(contentsOf: Self.session, echo: 0.5)
         var settings = LiveSettings()
         settings.acknowledgement = .none
-        let loop = LiveLoop(assistant: assistant, settings: settings, source: source, sink: nil,
+        let loop = LiveLoop(brain: assistant, settings: settings, source: source, sink: nil,
                             keepsPlayed: false, gatesOwnSpeech: true)
         let (events, summary) = try await Self.run(loop)
         Self.expectSessionUnderstood(events, summary)
@@ -121,7 +121,7 @@ import Testing
         let source = try RecordingSource(contentsOf: Self.session, echo: 0.5)
         var settings = LiveSettings()
         settings.acknowledgement = .none
-        let loop = LiveLoop(assistant: assistant, settings: settings, source: source, sink: nil,
+        let loop = LiveLoop(brain: assistant, settings: settings, source: source, sink: nil,
                             keepsPlayed: false, gatesOwnSpeech: false)
         let (events, _) = try await Self.run(loop)
         // Without the chime, so the only echo is of replies. Hark takes the echo of "Your daily
