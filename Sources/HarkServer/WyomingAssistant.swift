@@ -59,6 +59,9 @@ public final class WyomingAssistant: Sendable {
 
     private let conversations = ConversationDirectory()
 
+    /// Decides which satellite answers a wake word several heard.
+    let arbiter = WakeArbiter()
+
     private static func programs(catalog: AppCatalog, version: String, voice: VoiceSettings,
                                  wake: WakeWordConfiguration?) -> [WyomingProgram] {
         let hark = WyomingAttribution(name: "Hark", url: "")

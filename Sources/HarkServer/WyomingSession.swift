@@ -97,6 +97,9 @@ struct WyomingSession {
         case WyomingEventType.transcript:
             // Home Assistant's conversation agent sends the words to a handle program this way.
             return try await handle(event)
+        case WyomingEventType.detection:
+            // A satellite heard its wake word (`hark listen --hub`): which room answers?
+            return [try await arbitrate(event)]
         case WyomingEventType.synthesize:
             return try await synthesize(try Self.text(event, "text"))
         case WyomingEventType.recognize:
@@ -104,7 +107,7 @@ struct WyomingSession {
         case WyomingEventType.handle:
             return try await handle(event)
         default:
-            throw WyomingError(.unknownEvent, "Hark does not serve \"\(event.type)\" events (it serves describe, detect, transcribe, audio-start/-chunk/-stop, synthesize, recognize, and transcript or handle)")
+            throw WyomingError(.unknownEvent, "Hark does not serve \"\(event.type)\" events (it serves describe, detect, transcribe, audio-start/-chunk/-stop, synthesize, recognize, transcript or handle, and satellites' detection)")
         }
     }
 
@@ -250,11 +253,31 @@ struct WyomingSession {
         return await conversation.isInConversation ? nil : last.heard
     }
 
+    /// A satellite's claim to a wake word, answered once every room that heard the same words
+    /// has claimed it: `wake-arbitration` with `answer` (true for the room that heard it best).
+    private func arbitrate(_ event: WyomingEvent) async throws(WyomingError) -> WyomingEvent {
+        guard let room = event.data["context"]?.objectValue?["satellite_id"]?.stringValue, !room.isEmpty else {
+            throw WyomingError(.badData, "detection from a satellite needs context.satellite_id, the room's name")
+        }
+        let decision = await hark.arbiter.claim(room: room, signalToNoise: try Self.number(event, "snr_db"),
+                                                confidence: try Self.number(event, "confidence"))
+        return WyomingEvent(WyomingEventType.wakeArbitration,
+                            data: ["answer": .bool(decision.answers), "winner": .string(decision.winner)])
+    }
+
     /// `context.conversation_id`, as Home Assistant names a conversation; nil when absent.
     private static func conversationName(_ event: WyomingEvent) -> String? {
         guard let name = event.data["context"]?.objectValue?["conversation_id"]?.stringValue,
               !name.isEmpty else { return nil }
         return name
+    }
+
+    private static func number(_ event: WyomingEvent, _ key: String) throws(WyomingError) -> Double {
+        switch event.data[key] {
+        case .number(let value)?: return value
+        case .integer(let value)?: return Double(value)
+        default: throw WyomingError(.badData, "\(event.type) needs \"\(key)\" as a number")
+        }
     }
 
     private static func text(_ event: WyomingEvent, _ key: String) throws(WyomingError) -> String {

@@ -40,6 +40,9 @@ public enum WyomingEventType {
     public static let detection = "detection"
     public static let notDetected = "not-detected"
     public static let error = "error"
+    /// Hark's own: a hub's answer to a satellite's `detection`, saying whether that room answers
+    /// the wake word (`answer`) and which room does (`winner`).
+    public static let wakeArbitration = "wake-arbitration"
 }
 
 extension WyomingEvent {
