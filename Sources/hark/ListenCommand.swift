@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HarkAudio
 import HarkRuntime
+import HarkServer
 import Logging
 
 /// `hark listen`: the device loop on the microphone and loudspeaker, or on a recording.
@@ -18,6 +19,8 @@ struct Listen: AsyncParsableCommand {
         --input RECORDING runs the same loop on a recording holding several requests, as a microphone \
         would hear it (time passes while Hark replies), prints each turn and a summary with the reply \
         latency, CPU and memory figures. Replies are played only when an output device is named.
+
+        --hub tcp://HOST:10300 makes this device a satellite of a hub (`hark serve` in another room): it keeps         its microphone, wake word, endpointing and loudspeaker, and sends each request to the hub, which         understands it, holds the conversation (one for each wake word, across its follow-up questions) and         sends back the reply to play. When several rooms hear the same wake word, the hub lets the one that         heard it best answer and the others go back to waiting. A hub that cannot be reached is reported         once and tried again at each wake word and every few seconds; meanwhile requests are answered         "I can't reach the hub right now." No apps or recogniser are loaded on a satellite.
 
         Settings come from --config FILE, else $XDG_CONFIG_HOME/hark/hark.yaml (~/.config/hark/hark.yaml), \
         else /etc/hark/hark.yaml; options given here win. The file holds `key: value` lines:
@@ -71,7 +74,15 @@ struct Listen: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String?
 
-    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, turn, no_speech, problem, summary).")
+    @Option(help: ArgumentHelp("Be a satellite of the hub at this address (tcp://HOST:PORT or unix://PATH): it understands and answers.",
+                               valueName: "uri"))
+    var hub: String?
+
+    @Option(help: ArgumentHelp("With --hub, this room's name, which the hub tells rooms apart by (default: the host name).",
+                               valueName: "name"))
+    var room: String?
+
+    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, turn, no_speech, yielded, problem, summary).")
     var json = false
 
     func validate() throws {
@@ -82,6 +93,11 @@ struct Listen: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if realTime && input == nil { throw ValidationError("--real-time paces a recording: give --input too") }
+        if let hub {
+            do { _ = try WyomingEndpoint(uri: hub) } catch { throw ValidationError("--hub: \(error.message)") }
+        }
+        if room != nil && hub == nil { throw ValidationError("--room names a satellite: give --hub too") }
+        if room?.allSatisfy(\.isWhitespace) == true { throw ValidationError("--room must not be empty") }
     }
 
     func run() async throws {
@@ -107,24 +123,14 @@ struct Listen: AsyncParsableCommand {
             throw ExitCode(ExitStatus.unavailable)
         }
         do {
-            // The settings file's `apps:` moves the bundled folder; the owner's folders still load.
-            var appsOptions = apps
-            if appsOptions.apps == nil { appsOptions.apps = file.appsDirectory }
-            var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer,
-                                                           voice: voice.settings(voice: file.voice, rate: file.rate))
-            configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
-            configuration.wakePhrase = settings.wakePhrase
-            configuration.database = database.url
-            let assistant = try await Assistant.start(configuration)
-            for problem in assistant.startupProblems { logger.warning("\(problem)") }
-
+            let brain = try await brain(file, settings: settings, logger: logger)
             let source: any LiveAudioSource = try input.map { try RecordingSource(contentsOf: URL(fileURLWithPath: $0), realTime: realTime,
                                                                                     report: { logger.warning("\($0)") }) }
                 ?? CaptureSource(PCMDeviceSpec(name: inputDevice ?? PCMDeviceSpec.default.name), report: { logger.warning("\($0)") })
             // A recording is answered silently unless a device is named; the microphone is answered aloud.
             let device: (any LiveAudioSink)? = input == nil || outputDevice != nil
                 ? PlaybackSink(PCMDeviceSpec(name: outputDevice ?? PCMDeviceSpec.default.name)) : nil
-            let loop = LiveLoop(assistant: assistant, settings: settings, source: source, sink: device,
+            let loop = LiveLoop(brain: brain, settings: settings, source: source, sink: device,
                                 keepsPlayed: replyOut != nil)
             let printer = LiveEventPrinter(json: json, recording: input != nil, logger: logger)
 
@@ -144,6 +150,28 @@ struct Listen: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
+    }
+
+    /// The assistant on this device, or with --hub the hub in another room.
+    private func brain(_ file: HarkConfigFile, settings: LiveSettings, logger: Logger) async throws -> any LiveBrain {
+        let voiceSettings = voice.settings(voice: file.voice, rate: file.rate)
+        if let hub {
+            let endpoint = try WyomingEndpoint(uri: hub)
+            let room = room ?? ProcessInfo.processInfo.hostName
+            logger.info("a satellite of the hub at \(endpoint), as the room \"\(room)\"")
+            return HubBrain(hub: endpoint, room: room, voice: try SpeechService(settings: voiceSettings),
+                            report: { logger.warning("\($0)") })
+        }
+        // The settings file's `apps:` moves the bundled folder; the owner's folders still load.
+        var appsOptions = apps
+        if appsOptions.apps == nil { appsOptions.apps = file.appsDirectory }
+        var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer, voice: voiceSettings)
+        configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
+        configuration.wakePhrase = settings.wakePhrase
+        configuration.database = database.url
+        let assistant = try await Assistant.start(configuration)
+        for problem in assistant.startupProblems { logger.warning("\(problem)") }
+        return assistant
     }
 
     private func liveSettings(_ file: HarkConfigFile) throws -> LiveSettings {

@@ -104,6 +104,38 @@ import Testing
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)
     }
 
+    /// `hark listen --hub` on a recording of a person talking to it (audio-fixtures/live), with
+    /// `hark serve` as the hub: the satellite wakes and endpoints, the hub understands and keeps
+    /// the conversation, so the answer to its question ("sleep") is heard as one.
+    @Test func aSatelliteSendsEachRequestToTheHubAndPlaysItsAnswer() async throws {
+        let (server, port, _) = try Self.startServe()
+        defer { if server.isRunning { server.terminate() } }
+        let satellite = Process()
+        satellite.executableURL = try Fixtures.executable("hark")
+        satellite.arguments = ["listen", "--hub", "tcp://127.0.0.1:\(port)", "--room", "kitchen",
+                               "--input", "audio-fixtures/live/session.wav", "--json"]
+        satellite.currentDirectoryURL = Fixtures.root
+        satellite.environment = try isolatedHarkEnvironment()
+        let output = Pipe(), errors = Pipe()
+        satellite.standardOutput = output
+        satellite.standardError = errors
+        try satellite.run()
+        let printed = try readToEnd(output.fileHandleForReading)
+        let complaints = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        satellite.waitUntilExit()
+        try #require(satellite.terminationStatus == 0, "\(complaints)")
+        let events = try String(decoding: printed, as: UTF8.self).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let turns = events.filter { $0["event"] as? String == "turn" }.compactMap { $0["report"] as? [String: Any] }
+        #expect(turns.map { $0["text"] as? String } == ["turn on the garage light", "what time is it", "start meditation in serene",
+                                                          "sleep", "turn off the bedroom light"], "\(complaints)")
+        #expect(turns.map { $0["expectsAnswer"] as? Bool } == [false, false, true, false, false])
+        #expect(turns.first?["reply"] as? String == "Home: Turning on the garage light.")
+        #expect(turns[safe: 3]?["reply"] as? String == "Starting your sleep meditation.")
+        #expect(!events.contains { $0["event"] as? String == "problem" } && !complaints.contains("lost the hub"), "\(complaints)")
+    }
+
     /// --zeroconf runs Avahi's avahi-publish for the port served and stops it on the way out.
     /// A stand-in avahi-publish on PATH records how it was called and when it was stopped, and
     /// answers as Avahi does once the name is up.
@@ -169,4 +201,8 @@ import Testing
         #expect(process.terminationStatus == 64)
         #expect(message.contains("http://127.0.0.1:10300 is not tcp://HOST:PORT or unix://PATH"), "\(message)")
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -14,8 +14,8 @@ import Testing
 /// The real server on an ephemeral loopback port, with the real recogniser, voice and apps,
 /// talked to over a socket by a client written here.
 struct WyomingServerTests {
-    /// One server for every test of the run: the model loads once.
-    static let server = Task { () throws -> WyomingServer in
+    /// One assistant for every test of the run: the model loads once.
+    static let hark = Task { () throws -> WyomingAssistant in
         var configuration = AssistantConfiguration(
             appsDirectory: Fixtures.root.appendingPathComponent("apps"),
             modelsDirectory: Fixtures.root.appendingPathComponent("models"),
@@ -25,8 +25,12 @@ struct WyomingServerTests {
         let assistant = try await Assistant.start(configuration)
         var wake = WakeWordConfiguration(keyPhrase: "jarvis")
         wake.otherPhrases = ["athena", "amelia"]
-        let hark = await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake)
-        let server = try await WyomingServer.bind(.tcp(host: "127.0.0.1", port: 0), serving: hark,
+        return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake)
+    }
+
+    /// Serving `hark` on an ephemeral loopback port.
+    static let server = Task { () throws -> WyomingServer in
+        let server = try await WyomingServer.bind(.tcp(host: "127.0.0.1", port: 0), serving: try await hark.value,
                                                   logger: Logger(label: "hark-test"))
         Task { try await server.run() }
         return server

@@ -1,0 +1,178 @@
+import Foundation
+public import HarkAudio
+public import HarkRuntime
+import HarkWyoming
+
+/// A satellite's brain: the hub (`hark serve`) in another room, over one Wyoming connection.
+/// The satellite keeps its microphone, wake word, endpointing and loudspeaker; each request goes
+/// to the hub as `transcribe` + audio, then `transcript` (the turn), then `synthesize` (the
+/// reply's audio), all naming the conversation in `context.conversation_id`. A new conversation
+/// begins at each wake word, and answers to the hub's questions continue it.
+///
+/// A wake word is claimed with `detection` (`context.satellite_id`, how far the phrase stood
+/// above the room's background, `snr_db`, and the spotter's `confidence`); the hub answers `wake-arbitration` once every room that heard the same words
+/// has claimed them, and only the room that heard them best answers.
+///
+/// When the hub cannot be reached, the satellite says so once (`report`), answers requests with
+/// "I can't reach the hub right now." in its own voice, and tries again at every wake word and
+/// every `heartbeatInterval` while waiting; when the hub is back it says so, and goes on.
+/// Runs on its own thread: the connection's reads and writes block.
+public actor HubBrain: LiveBrain {
+    private let executor = DedicatedExecutor(label: "hark.hub")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    public static let cannotReachHub = "I can't reach the hub right now."
+    /// How often (s) a waiting satellite checks that the hub is still there.
+    public static let heartbeatInterval = 5.0
+    /// Samples per `audio-chunk` sent (64 ms at 16 kHz).
+    static let samplesPerChunk = 1024
+
+    public nonisolated let hub: WyomingEndpoint
+    /// The room's name, which the hub arbitrates between (`context.satellite_id`).
+    public nonisolated let room: String
+    private let voice: SpeechService
+    private let report: @Sendable (String) -> Void
+    private var connection: WyomingConnection?
+    /// When the hub was lost, while it is.
+    private var lostSince: Date?
+    private var lastHeartbeat = Date.distantPast
+    /// Conversations are named room/run/number: a new number at each wake word, and a run of
+    /// its own each start, so a restarted satellite never walks into an old conversation.
+    private let run = String(UUID().uuidString.prefix(8)).lowercased()
+    private var conversationNumber = 0
+
+    /// `voice` speaks "Yes?" and the lost-hub reply here, without the network.
+    /// `report` is told when the hub is lost and when it is back, once each.
+    public init(hub: WyomingEndpoint, room: String, voice: SpeechService, report: @escaping @Sendable (String) -> Void) {
+        self.hub = hub
+        self.room = room
+        self.voice = voice
+        self.report = report
+    }
+
+    public func hearEarly(_ samples: [Int16], continuing: Bool) async throws -> HeardUtterance? { nil }
+
+    public func respond(to samples: [Int16], early: HeardUtterance?, continuing: Bool,
+                        name: String) async throws -> (report: TurnReport, reply: AudioClip) {
+        if !continuing { conversationNumber += 1 }
+        let recordingSeconds = Double(samples.count) / Double(PipelineAudio.sampleRate)
+        let started = Date()
+        do {
+            let connection = try connected()
+            // Nothing said after a question: the turn is silence, with no audio to transcribe.
+            let text = samples.isEmpty ? "" : try transcribe(samples, on: connection)
+            let decodeSeconds = Date().timeIntervalSince(started)
+            try connection.send(WyomingEvent(WyomingEventType.transcript, data: ["text": .string(text), "context": context]))
+            let handled = try connection.receive([WyomingEventType.handled, WyomingEventType.notHandled])
+            let speech = handled.string("text") ?? ""
+            let spoken = Date()
+            let clip = speech.isEmpty ? AudioClip(samples: [], sampleRate: 22_050, channels: 1) : try synthesize(speech, on: connection)
+            let report = TurnReport(recording: name, heardByHub: text, reply: speech,
+                                    expectsAnswer: handled.data["continue_conversation"] == .bool(true),
+                                    handled: handled.type == WyomingEventType.handled, problem: nil,
+                                    timings: .init(audioSeconds: 0, decodeSeconds: decodeSeconds,
+                                                   speechSeconds: Date().timeIntervalSince(spoken), recordingSeconds: recordingSeconds))
+            return (report, clip)
+        } catch {
+            lose(error)
+            let report = TurnReport(recording: name, heardByHub: "", reply: Self.cannotReachHub, expectsAnswer: false,
+                                    handled: false, problem: error.message,
+                                    timings: .init(audioSeconds: 0, decodeSeconds: 0, speechSeconds: 0, recordingSeconds: recordingSeconds))
+            return (report, try await voice.speak(Self.cannotReachHub))
+        }
+    }
+
+    /// Checks on the hub now and then; says nothing unprompted (automations run on the hub).
+    public func whileWaiting() async throws -> [(phrase: String, speech: String, clip: AudioClip)] {
+        guard Date().timeIntervalSince(lastHeartbeat) >= Self.heartbeatInterval else { return [] }
+        lastHeartbeat = Date()
+        do {
+            let connection = try connected()
+            try connection.send(WyomingEvent(WyomingEventType.ping, data: ["text": .string(room)]))
+            _ = try connection.receive([WyomingEventType.pong])
+        } catch {
+            lose(error)
+        }
+        return []
+    }
+
+    public func speak(_ text: String) async throws -> AudioClip {
+        try await voice.speak(text)
+    }
+
+    public func claimWake(phrase: String, signalToNoise: Double, confidence: Double) async -> Bool {
+        do {
+            let connection = try connected()
+            try connection.send(WyomingEvent(WyomingEventType.detection, data: [
+                "name": .string(phrase), "snr_db": .number(signalToNoise), "confidence": .number(confidence),
+                "context": ["satellite_id": .string(room)],
+            ]))
+            let decision = try connection.receive([WyomingEventType.wakeArbitration])
+            return decision.data["answer"] == .bool(true)
+        } catch {
+            // No hub to ask: this room answers, and says it cannot reach the hub.
+            lose(error)
+            return true
+        }
+    }
+
+    /// Where this satellite's turns go on the hub: the conversation begun at the last wake word.
+    private var context: JSONValue {
+        ["conversation_id": .string("\(room)/\(run)/\(conversationNumber)"), "satellite_id": .string(room)]
+    }
+
+    private func connected() throws(ServerError) -> WyomingConnection {
+        if let connection { return connection }
+        let opened = try WyomingConnection(hub)
+        connection = opened
+        if let lostSince {
+            report(String(format: "reached the hub at \(hub) again after %.0f s", Date().timeIntervalSince(lostSince)))
+            self.lostSince = nil
+        }
+        return opened
+    }
+
+    /// Drops a connection that failed; says so the first time only, until the hub is back.
+    private func lose(_ error: ServerError) {
+        connection = nil
+        guard lostSince == nil else { return }
+        lostSince = Date()
+        report("lost the hub at \(hub): \(error.message); requests are answered \"\(Self.cannotReachHub)\" "
+               + "and the hub is tried again at each wake word and every \(Int(Self.heartbeatInterval)) s")
+    }
+
+    private func transcribe(_ samples: [Int16], on connection: WyomingConnection) throws(ServerError) -> String {
+        let format = WyomingAudioFormat(rate: PipelineAudio.sampleRate, width: 2, channels: 1)
+        try connection.send(WyomingEvent(WyomingEventType.transcribe, data: ["language": "en", "context": context]))
+        try connection.send(WyomingEvent(WyomingEventType.audioStart, data: format.eventData))
+        for start in stride(from: 0, to: samples.count, by: Self.samplesPerChunk) {
+            let chunk = samples[start..<min(start + Self.samplesPerChunk, samples.count)]
+            try connection.send(WyomingEvent(WyomingEventType.audioChunk, data: format.eventData, payload: WyomingAudioFormat.payload(chunk)))
+        }
+        try connection.send(WyomingEvent(WyomingEventType.audioStop))
+        return try connection.receive([WyomingEventType.transcript]).string("text") ?? ""
+    }
+
+    /// The hub's voice saying `text`: its audio-start, chunks and audio-stop, as one clip.
+    private func synthesize(_ text: String, on connection: WyomingConnection) throws(ServerError) -> AudioClip {
+        try connection.send(WyomingEvent(WyomingEventType.synthesize, data: ["text": .string(text)]))
+        let start = try connection.receive([WyomingEventType.audioStart])
+        let format: WyomingAudioFormat
+        do {
+            format = try WyomingAudioFormat(eventData: start.data, type: start.type)
+        } catch {
+            throw ServerError(.connection, "the hub's voice came in a format Hark cannot play: \(error.message)")
+        }
+        var samples: [Float] = []
+        while true {
+            let event = try connection.receive([WyomingEventType.audioChunk, WyomingEventType.audioStop])
+            guard event.type == WyomingEventType.audioChunk else { break }
+            do {
+                samples += try format.monoSamples(from: event.payload)
+            } catch {
+                throw ServerError(.connection, "the hub's voice could not be read: \(error.message)")
+            }
+        }
+        return AudioClip(samples: samples, sampleRate: format.rate, channels: 1)
+    }
+}

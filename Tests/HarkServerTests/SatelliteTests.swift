@@ -1,0 +1,139 @@
+import Foundation
+import HarkAudio
+import HarkRuntime
+@testable import HarkServer
+import HarkTestSupport
+import HarkVoice
+import Logging
+import Testing
+
+/// Rooms: satellites (`hark listen --hub`) with their own wake word and endpointing, sending
+/// requests to the test hub (`WyomingServerTests.server`, the real recogniser, apps and voice)
+/// over loopback.
+@Suite(.serialized) struct SatelliteTests {
+    /// Collects what a satellite's loop or brain says, from any thread.
+    final class Collected<Element: Sendable>: Sendable {
+        private let lock = NSLock()
+        nonisolated(unsafe) private var stored: [Element] = []
+        func append(_ element: Element) { lock.withLock { stored.append(element) } }
+        var all: [Element] { lock.withLock { stored } }
+    }
+
+    static func voice() throws -> SpeechService { try SpeechService(settings: VoiceSettings()) }
+
+    @Test func theRoomThatHeardTheWakeWordBestAnswers() async throws {
+        let arbiter = WakeArbiter(window: 0.3)
+        // Louder above its background wins, whatever the spotter's confidence.
+        async let kitchen = arbiter.claim(room: "kitchen", signalToNoise: 18, confidence: 6)
+        try await Task.sleep(for: .milliseconds(100))
+        async let hall = arbiter.claim(room: "hall", signalToNoise: 31, confidence: 2.5)
+        let (fromKitchen, fromHall) = await (kitchen, hall)
+        #expect(fromKitchen == WakeArbiter.Decision(answers: false, winner: "hall"))
+        #expect(fromHall == WakeArbiter.Decision(answers: true, winner: "hall"))
+        // Heard as loud (to the dB): the surer spotter answers.
+        async let study = arbiter.claim(room: "study", signalToNoise: 20.2, confidence: 2)
+        async let porch = arbiter.claim(room: "porch", signalToNoise: 19.9, confidence: 3)
+        let (fromStudy, fromPorch) = await (study, porch)
+        #expect(!fromStudy.answers && fromPorch.answers && fromStudy.winner == "porch")
+        // A room alone answers, however unsure; so does one that wakes after the window closed.
+        #expect(await arbiter.claim(room: "kitchen", signalToNoise: 3, confidence: -3).answers)
+        async let early = arbiter.claim(room: "study", signalToNoise: 30, confidence: 5)
+        try await Task.sleep(for: .milliseconds(450))
+        async let late = arbiter.claim(room: "hall", signalToNoise: 10, confidence: 1)
+        let (first, second) = await (early, late)
+        #expect(first.answers && second.answers)
+    }
+
+    /// Two rooms hear the same person (audio-fixtures/live/session.wav: "Jarvis" … "Turn on the
+    /// garage light."), one near (as recorded) and one farther (10 dB quieter, 0.15 s later, with
+    /// a household hum), each through its own real spotter and endpointer, in real time: both
+    /// wake, and the near one answers.
+    @Test func twoRoomsHearTheSameWordsAndOnlyTheOneThatHeardBestAnswers() async throws {
+        let port = try await WyomingServerTests.port()
+        let recording = try WAVFile.read(contentsOf: Fixtures.audio("live/session.wav"))
+        let speech = Array(try recording.pipelineSamples()[..<Int(8.5 * 16_000)])
+        // The same hum (100 Hz, about -50 dBFS) in both rooms; the far room hears the person
+        // 10 dB quieter and 0.15 s later.
+        func room(gain: Double, delay: Int) -> [Int16] {
+            let voice = [Int16](repeating: 0, count: delay) + speech
+            return voice.indices.map { index in
+                let hum = 150 * sin(2 * Double.pi * 100 * Double(index) / 16_000)
+                return Int16((Double(voice[index]) * gain + hum).rounded())
+            }
+        }
+        let near = room(gain: 1, delay: 0), far = room(gain: 0.316, delay: 2_400)
+        let reports = Collected<String>()
+        func satellite(_ room: String, _ audio: [Int16]) async throws -> [LiveEvent] {
+            let brain = HubBrain(hub: .tcp(host: "127.0.0.1", port: port), room: room, voice: try Self.voice(),
+                                 report: { reports.append("\(room): \($0)") })
+            let loop = LiveLoop(brain: brain, settings: LiveSettings(),
+                                source: RecordingSource(samples: audio, name: room, realTime: true), sink: nil)
+            let events = Collected<LiveEvent>()
+            _ = try await loop.run(onEvent: { events.append($0) })
+            return events.all
+        }
+        async let kitchen = satellite("kitchen", near)
+        async let hall = satellite("hall", far)
+        let rooms = try await ["kitchen": kitchen, "hall": hall]
+        #expect(reports.all.isEmpty)
+
+        var woke: Set<String> = []
+        var turns: [String: [LiveTurn]] = [:]
+        var yielded: [String] = []
+        for (room, events) in rooms {
+            for event in events {
+                switch event {
+                case .wake: woke.insert(room)
+                case .turn(let turn): turns[room, default: []].append(turn)
+                case .yielded: yielded.append(room)
+                case .problem(let message): Issue.record("\(room): \(message)")
+                default: break
+                }
+            }
+        }
+        try #require(woke == ["kitchen", "hall"], "both rooms must hear the wake word: \(woke)")
+        let (best, other) = ("kitchen", "hall")
+        #expect(yielded == [other])
+        #expect(turns[other] == nil)
+        let answered = try #require(turns[best]?.first)
+        #expect(turns[best]?.count == 1)
+        #expect(answered.report.text == "turn on the garage light")
+        #expect(answered.report.reply == "Home: Turning on the garage light.")
+        #expect(answered.report.handled && !answered.report.expectsAnswer)
+    }
+
+    /// The hub is not there, comes up, and goes away again: the satellite says each change once,
+    /// answers what it can, and never needs a restart.
+    @Test func aSatelliteThatLosesItsHubSaysSoOnceAndRecovers() async throws {
+        let path = "/tmp/hark-hub-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).socket"
+        defer { unlink(path) }
+        let reports = Collected<String>()
+        let brain = HubBrain(hub: .unix(path: path), room: "study", voice: try Self.voice(), report: { reports.append($0) })
+        let request = try WAVFile.read(contentsOf: Fixtures.audio("home-en/turn_on_the_garage_light.wav")).pipelineSamples()
+
+        // No hub: the wake word is this room's to answer, and the request is told so.
+        #expect(await brain.claimWake(phrase: "jarvis", signalToNoise: 20, confidence: 1))
+        let (lost, spoken) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 1")
+        #expect(lost.reply == HubBrain.cannotReachHub && lost.problem != nil && spoken.frameCount > 0)
+        _ = try await brain.whileWaiting()
+        #expect(reports.all.count == 1)
+        #expect(reports.all.first?.contains("lost the hub at unix://\(path)") == true, "\(reports.all)")
+
+        // The hub comes up: the next request reaches it.
+        let server = try await WyomingServer.bind(.unix(path: path), serving: try await WyomingServerTests.hark.value,
+                                                  logger: Logger(label: "hark-test"))
+        let running = Task { try await server.run() }
+        let (heard, reply) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 2")
+        #expect(heard.text == "turn on the garage light" && heard.problem == nil)
+        #expect(heard.reply == "Home: Turning on the garage light." && reply.frameCount > 0)
+        #expect(reports.all.count == 2 && reports.all.last?.contains("reached the hub") == true, "\(reports.all)")
+
+        // It goes away again: said once more.
+        running.cancel()
+        _ = try? await running.value
+        let (again, _) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 3")
+        #expect(again.reply == HubBrain.cannotReachHub)
+        _ = try await brain.whileWaiting()
+        #expect(reports.all.count == 3, "\(reports.all)")
+    }
+}
