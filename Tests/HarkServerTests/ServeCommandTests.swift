@@ -1,4 +1,7 @@
 import Foundation
+import HarkAudio
+import HarkRuntime
+import HarkVoice
 import HarkTestSupport
 import Testing
 
@@ -31,17 +34,21 @@ import Testing
         return (process, port, output.fileHandleForReading)
     }
 
-    @Test func theReferenceClientDescribesAndTranscribes() async throws {
+    /// Everything Home Assistant asks of a Wyoming service, through its own client library:
+    /// describe, transcribe, detect, a two-turn conversation as its agent holds one, synthesize.
+    @Test func theReferenceClientDescribesTranscribesDetectsConversesAndSynthesizes() async throws {
         let recordings = ["audio-fixtures/home-en/turn_on_the_garage_light.wav", "audio-fixtures/home-en/how_cold_is_it.wav",
                           "audio-fixtures/synthetic/outside.what_is_the_weather_tomorrow.en-us.wav"]
         let (server, port, _) = try Self.startServe()
         defer { if server.isRunning { server.terminate() } }
+        let speechFolder = try temporaryDirectory()
 
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         client.arguments = ["python3", "Tests/Wyoming/client.py", "--port", String(port)] + recordings
             + ["--detect", "audio-fixtures/wake/real_wakes.wav", "audio-fixtures/wake/real_speech.wav"]
             + ["--converse", "order a bowl of tomato soup", "delivery"]
+            + ["--synthesize", "Turning on the garage light.", "--speech-out", speechFolder.path]
         client.currentDirectoryURL = Fixtures.root
         let output = Pipe(), errors = Pipe()
         client.standardOutput = output
@@ -97,6 +104,17 @@ import Testing
         #expect(turns[1]["type"] as? String == "handled")
         let next = turns[1]["text"] as? String ?? ""
         #expect(!next.isEmpty && next != "Soup Shack: Pickup or delivery?" && !next.contains("didn't catch"), "\(next)")
+
+        // Hark's voice, as the reference client reads it: one format from audio-start to audio-stop,
+        // a sentence's length of speech, and the same audio as Hark says it itself.
+        let speech = try #require((result["speech"] as? [[String: Any]])?.first)
+        #expect(speech["rate"] as? Int == 22_050 && speech["width"] as? Int == 2 && speech["channels"] as? Int == 1)
+        let seconds = speech["seconds"] as? Double ?? 0
+        #expect(seconds > 1 && seconds < 4, "\(seconds) s")
+        let received = try WAVFile.read(contentsOf: URL(fileURLWithPath: try #require(speech["path"] as? String)))
+        let own = try await SpeechService(settings: VoiceSettings()).speak("Turning on the garage light.")
+        #expect(received.frameCount == own.frameCount)
+        #expect(zip(received.samples, own.samples).allSatisfy { abs($0 - $1) < 1e-3 })
 
         // SIGTERM stops it cleanly.
         server.terminate()

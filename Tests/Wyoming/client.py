@@ -3,11 +3,12 @@
 Home Assistant uses it): describe, then transcribe each recording given, streamed in chunks at the
 recording's own rate and layout, and listen for wake words in each --detect recording; then say
 each --converse text as Home Assistant's conversation agent does, one connection a turn, the
-conversation named in the transcript's context. Prints one JSON object: the info's programs, each
-transcript, each recording's detections and each turn's reply.
+conversation named in the transcript's context; and have each --synthesize text spoken, written to
+--speech-out as WAV. Prints one JSON object: the info's programs, each transcript, each
+recording's detections, each turn's reply and each synthesis's audio format and length.
 
     python3 Tests/Wyoming/client.py --port 10300 RECORDING.wav [...] [--detect STREAM.wav ...] \
-        [--converse TEXT ...]
+        [--converse TEXT ...] [--synthesize TEXT --speech-out DIR]
 """
 import argparse
 import asyncio
@@ -21,6 +22,7 @@ from wyoming.client import AsyncTcpClient
 from wyoming.handle import Handled, NotHandled
 from wyoming.info import Describe, Info
 from wyoming.ping import Ping, Pong
+from wyoming.tts import Synthesize
 from wyoming.wake import Detect, Detection, NotDetected
 
 CHUNK_FRAMES = 1024
@@ -95,6 +97,35 @@ async def converse(host, port, texts):
     return replies
 
 
+async def synthesize(client, text, path):
+    """Hark's voice saying `text`, as audio-start, chunks and audio-stop, written to `path`."""
+    await client.write_event(Synthesize(text=text).event())
+    start, audio = None, b""
+    while True:
+        event = await client.read_event()
+        if event is None:
+            raise SystemExit(f"{text!r}: the server closed the connection while speaking")
+        if AudioStart.is_type(event.type):
+            start = AudioStart.from_event(event)
+        elif AudioChunk.is_type(event.type):
+            chunk = AudioChunk.from_event(event)
+            if start is None or (chunk.rate, chunk.width, chunk.channels) != (start.rate, start.width, start.channels):
+                raise SystemExit(f"{text!r}: a chunk in another format than audio-start said")
+            audio += chunk.audio
+        elif AudioStop.is_type(event.type):
+            break
+        else:
+            raise SystemExit(f"{text!r}: unexpected {event.type} while speaking: {event.data}")
+    with wave.open(path, "wb") as out:
+        out.setframerate(start.rate)
+        out.setsampwidth(start.width)
+        out.setnchannels(start.channels)
+        out.writeframes(audio)
+    frames = len(audio) // (start.width * start.channels)
+    return {"text": text, "path": path, "rate": start.rate, "width": start.width, "channels": start.channels,
+            "seconds": frames / start.rate}
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
@@ -102,6 +133,8 @@ async def main():
     parser.add_argument("recordings", nargs="*")
     parser.add_argument("--detect", nargs="*", default=[], metavar="STREAM")
     parser.add_argument("--converse", nargs="*", default=[], metavar="TEXT")
+    parser.add_argument("--synthesize", nargs="*", default=[], metavar="TEXT")
+    parser.add_argument("--speech-out", default=".", metavar="DIR")
     args = parser.parse_args()
     async with AsyncTcpClient(args.host, args.port) as client:
         await client.write_event(Describe().event())
@@ -112,6 +145,8 @@ async def main():
         info = Info.from_event(event)
         transcripts = [await transcribe(client, path) for path in args.recordings]
         wakes = [await detect(client, path) for path in args.detect]
+        spoken = [await synthesize(client, text, f"{args.speech_out}/speech-{number}.wav")
+                  for number, text in enumerate(args.synthesize)]
     conversation = await converse(args.host, args.port, args.converse)
     print(json.dumps({
         "asr": [{"name": p.name, "installed": p.installed, "models": [m.name for m in p.models],
@@ -123,6 +158,7 @@ async def main():
         "wake": [{"name": p.name, "phrases": [m.phrase for m in p.models]} for p in info.wake],
         "detections": wakes,
         "conversation": conversation,
+        "speech": spoken,
     }))
 
 
