@@ -321,6 +321,14 @@ public struct HeardUtterance: Sendable {
     public var endsPhrase: Bool
     /// The words are a whole phrase that nothing continues, however little quiet followed.
     public var isWholePhrase: Bool
+
+    public init(recognition: Recognition, sampleCount: Int, continuing: Bool, endsPhrase: Bool, isWholePhrase: Bool) {
+        self.recognition = recognition
+        self.sampleCount = sampleCount
+        self.continuing = continuing
+        self.endsPhrase = endsPhrase
+        self.isWholePhrase = isWholePhrase
+    }
 }
 
 /// A counter shared by the turns of one assistant; turns never overlap.

@@ -60,10 +60,13 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public var timings: Timings
 
     /// A turn a hub understood and answered, as its satellite knows it: the words the hub heard
-    /// ("" when it rejected them), its reply, and whether it asked a question.
-    public init(recording: String, heardByHub text: String, reply: String, expectsAnswer: Bool, handled: Bool,
-                problem: String?, timings: Timings) {
-        self.init(recording: recording, text: text, intent: nil, app: nil, slots: [:], reply: reply,
+    /// ("" when it rejected them), the intent it named ("app.Intent"), its reply, and whether it
+    /// asked a question.
+    public init(recording: String, heardByHub text: String, intent: String? = nil, slots: [String: String] = [:],
+                reply: String, expectsAnswer: Bool, handled: Bool, problem: String?, timings: Timings) {
+        let named = intent?.split(separator: ".", maxSplits: 1).map(String.init)
+        self.init(recording: recording, text: text, intent: named?.count == 2 ? named?[1] : nil,
+                  app: named?.count == 2 ? named?[0] : nil, slots: slots, reply: reply,
                   confidence: text.isEmpty ? 0 : 1, margin: 0, rejected: text.isEmpty && !handled,
                   rejection: text.isEmpty ? "not understood by the hub" : nil, expectsAnswer: expectsAnswer,
                   handled: handled, problem: problem, timings: timings)

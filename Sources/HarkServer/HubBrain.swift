@@ -1,13 +1,17 @@
 import Foundation
 public import HarkAudio
 public import HarkRuntime
+import HarkSpeech
 import HarkWyoming
 
 /// A satellite's brain: the hub (`hark serve`) in another room, over one Wyoming connection.
 /// The satellite keeps its microphone, wake word, endpointing and loudspeaker; each request goes
 /// to the hub as `transcribe` + audio, then `transcript` (the turn), then `synthesize` (the
 /// reply's audio), all naming the conversation in `context.conversation_id`. A new conversation
-/// begins at each wake word, and answers to the hub's questions continue it.
+/// begins at each wake word, and answers to the hub's questions continue it. At a pause the
+/// words so far are transcribed too, and when the hub says they are a whole phrase said in full
+/// (`whole_phrase`, `quiet_after_last_word_ms`), the turn ends there without waiting for the full
+/// end silence, as on a device of its own.
 ///
 /// A wake word is claimed with `detection` (`context.satellite_id`, how far the phrase stood
 /// above the room's background, `snr_db`, and the spotter's `confidence`); the hub answers `wake-arbitration` once every room that heard the same words
@@ -50,24 +54,48 @@ public actor HubBrain: LiveBrain {
         self.report = report
     }
 
-    public func hearEarly(_ samples: [Int16], continuing: Bool) async throws -> HeardUtterance? { nil }
+    /// The hub's transcription of what was said so far; nil when the hub cannot be reached (the
+    /// turn then waits for the full end silence, and says the hub is lost).
+    public func hearEarly(_ samples: [Int16], continuing: Bool) async throws -> HeardUtterance? {
+        do {
+            let transcript = try transcribe(samples, on: try connected())
+            let quiet = transcript.data["quiet_after_last_word_ms"]?.integerValue.map { $0 / 10 }
+            let recognition = Recognition(heardElsewhere: transcript.string("text") ?? "",
+                                          frames: samples.count / (PipelineAudio.sampleRate / 100), framesAfterLastWord: quiet)
+            let whole = !recognition.isRejected && transcript.data["whole_phrase"] == .bool(true)
+            return HeardUtterance(recognition: recognition, sampleCount: samples.count, continuing: continuing,
+                                  endsPhrase: whole && Recognizer.saidInFull(recognition), isWholePhrase: whole)
+        } catch {
+            lose(error)
+            return nil
+        }
+    }
 
     public func respond(to samples: [Int16], early: HeardUtterance?, continuing: Bool,
                         name: String) async throws -> (report: TurnReport, reply: AudioClip) {
-        if !continuing { conversationNumber += 1 }
         let recordingSeconds = Double(samples.count) / Double(PipelineAudio.sampleRate)
         let started = Date()
         do {
             let connection = try connected()
             // Nothing said after a question: the turn is silence, with no audio to transcribe.
-            let text = samples.isEmpty ? "" : try transcribe(samples, on: connection)
+            // Heard at a pause: the hub keeps that hearing and answers it.
+            let text: String
+            if samples.isEmpty {
+                text = ""
+            } else if let early {
+                text = early.recognition.text
+            } else {
+                text = try transcribe(samples, on: connection).string("text") ?? ""
+            }
             let decodeSeconds = Date().timeIntervalSince(started)
             try connection.send(WyomingEvent(WyomingEventType.transcript, data: ["text": .string(text), "context": context]))
             let handled = try connection.receive([WyomingEventType.handled, WyomingEventType.notHandled])
             let speech = handled.string("text") ?? ""
             let spoken = Date()
             let clip = speech.isEmpty ? AudioClip(samples: [], sampleRate: 22_050, channels: 1) : try synthesize(speech, on: connection)
-            let report = TurnReport(recording: name, heardByHub: text, reply: speech,
+            let intent = handled.data["intent"]?.objectValue
+            let slots = intent?["slots"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
+            let report = TurnReport(recording: name, heardByHub: text, intent: intent?["name"]?.stringValue, slots: slots, reply: speech,
                                     expectsAnswer: handled.data["continue_conversation"] == .bool(true),
                                     handled: handled.type == WyomingEventType.handled, problem: nil,
                                     timings: .init(audioSeconds: 0, decodeSeconds: decodeSeconds,
@@ -101,6 +129,7 @@ public actor HubBrain: LiveBrain {
     }
 
     public func claimWake(phrase: String, signalToNoise: Double, confidence: Double) async -> Bool {
+        conversationNumber += 1  // a wake word begins a new request, and a conversation for it
         do {
             let connection = try connected()
             try connection.send(WyomingEvent(WyomingEventType.detection, data: [
@@ -141,7 +170,8 @@ public actor HubBrain: LiveBrain {
                + "and the hub is tried again at each wake word and every \(Int(Self.heartbeatInterval)) s")
     }
 
-    private func transcribe(_ samples: [Int16], on connection: WyomingConnection) throws(ServerError) -> String {
+    /// The hub's `transcript` of `samples`, heard in this wake word's conversation.
+    private func transcribe(_ samples: [Int16], on connection: WyomingConnection) throws(ServerError) -> WyomingEvent {
         let format = WyomingAudioFormat(rate: PipelineAudio.sampleRate, width: 2, channels: 1)
         try connection.send(WyomingEvent(WyomingEventType.transcribe, data: ["language": "en", "context": context]))
         try connection.send(WyomingEvent(WyomingEventType.audioStart, data: format.eventData))
@@ -150,7 +180,7 @@ public actor HubBrain: LiveBrain {
             try connection.send(WyomingEvent(WyomingEventType.audioChunk, data: format.eventData, payload: WyomingAudioFormat.payload(chunk)))
         }
         try connection.send(WyomingEvent(WyomingEventType.audioStop))
-        return try connection.receive([WyomingEventType.transcript]).string("text") ?? ""
+        return try connection.receive([WyomingEventType.transcript])
     }
 
     /// The hub's voice saying `text`: its audio-start, chunks and audio-stop, as one clip.

@@ -2,6 +2,7 @@ import HarkAudio
 import HarkDialogue
 import HarkIntents
 import HarkRuntime
+import HarkSpeech
 import HarkWyoming
 
 /// One client's side of the protocol: reads its events in order and answers each. Audio
@@ -92,8 +93,12 @@ struct WyomingSession {
                 throw WyomingError(.unexpectedEvent, "audio-stop came with no audio-start before it")
             }
             stream = nil
-            return [WyomingEvent(WyomingEventType.transcript,
-                                 data: ["text": .string(try await transcribe(finished)), "language": "en"])]
+            let heard = try await transcribe(finished)
+            var data: [String: JSONValue] = ["text": .string(WyomingAssistant.transcript(of: heard)), "language": "en",
+                                             "whole_phrase": .bool(heard.isWholePhrase)]
+            // For a satellite looking at a pause: has the phrase been said in full?
+            if let quiet = heard.recognition.framesAfterLastWord { data["quiet_after_last_word_ms"] = .integer(quiet * 10) }
+            return [WyomingEvent(WyomingEventType.transcript, data: data)]
         case WyomingEventType.transcript:
             // Home Assistant's conversation agent sends the words to a handle program this way.
             return try await handle(event)
@@ -152,7 +157,7 @@ struct WyomingSession {
         stream = current
     }
 
-    private mutating func transcribe(_ finished: AudioStream) async throws(WyomingError) -> String {
+    private mutating func transcribe(_ finished: AudioStream) async throws(WyomingError) -> HeardUtterance {
         // Once this client has a conversation, speech is heard as its next turn: an answer to
         // Hark's question is heard against the question's answers, not the apps' phrases.
         var conversation = ownConversation
@@ -162,9 +167,8 @@ struct WyomingSession {
             let samples = try clip.pipelineSamples()
             let heard = if let conversation { try await hark.assistant.hear(samples, in: conversation) }
                 else { try await hark.assistant.hear(samples, continuing: false) }
-            let transcript = WyomingAssistant.transcript(of: heard)
-            lastHeard = LastHeard(transcript: transcript, heard: heard, conversation: conversation)
-            return transcript
+            lastHeard = LastHeard(transcript: WyomingAssistant.transcript(of: heard), heard: heard, conversation: conversation)
+            return heard
         } catch {
             throw WyomingError(.failed, "the audio could not be transcribed: \(error)")
         }
@@ -224,22 +228,31 @@ struct WyomingSession {
             ownConversation = conversation
         }
         let speech: String, expectsAnswer: Bool
+        var intent: (app: String, name: String, slots: [String: String])?
         if let heard = await takeHeard(saying: text, in: conversation) {
             do {
                 let (report, _) = try await hark.assistant.answer(heard, name: "wyoming", speaks: false, in: conversation)
                 (speech, expectsAnswer) = (report.reply, report.expectsAnswer)
+                if let app = report.app, let name = report.intent { intent = (app, name, report.slots) }
             } catch {
                 throw WyomingError(.failed, "the turn could not be answered: \(error)")
             }
         } else {
             let input: DialogueInput = text.allSatisfy(\.isWhitespace) ? .silence : .text(text)
-            let (reply, _) = await conversation.respond(to: input)
+            let (reply, match) = await conversation.respond(to: input)
             (speech, expectsAnswer) = (reply.speech, reply.expectsAnswer)
+            intent = reply.handled.map { ($0.request.app, $0.request.intent, $0.request.values.mapValues(\.identifier)) }
+                ?? match.map { ($0.app.identifier, $0.intent.name, $0.values.mapValues(\.identifier)) }
         }
         // Words no app's phrase says: another handler may know them.
         let understood = speech != Assistant.didNotUnderstand || expectsAnswer
         var data: [String: JSONValue] = ["text": .string(speech), "continue_conversation": .bool(expectsAnswer)]
         if let name { data["context"] = ["conversation_id": .string(name)] }
+        // The intent the turn began or carried out, for a satellite's log.
+        if let intent {
+            data["intent"] = ["name": .string("\(intent.app).\(intent.name)"),
+                              "slots": .object(intent.slots.mapValues { .string($0) })]
+        }
         return [WyomingEvent(understood ? WyomingEventType.handled : WyomingEventType.notHandled, data: data)]
     }
 

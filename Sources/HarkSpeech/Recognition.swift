@@ -45,3 +45,14 @@ public struct Recognition: Sendable, Equatable {
     public static let nothingHeard = Recognition(words: [], isRejected: true, confidence: 0, rejection: "nothing was heard",
                                                  margin: 0, interpretation: nil, frames: 0, decodeSeconds: 0)
 }
+
+extension Recognition {
+    /// What another recogniser (a hub's) made of `frames` of audio: its words ("" rejected) and,
+    /// when it said, how much quiet followed the last of them. The rest was not measured here.
+    public init(heardElsewhere text: String, frames: Int, framesAfterLastWord: Int?) {
+        let words = text.split(separator: " ").map(String.init)
+        self.init(words: words, isRejected: words.isEmpty, confidence: words.isEmpty ? 0 : 1,
+                  rejection: words.isEmpty ? "not understood" : nil, margin: 0, interpretation: nil,
+                  frames: frames, decodeSeconds: 0, framesAfterLastWord: framesAfterLastWord)
+    }
+}

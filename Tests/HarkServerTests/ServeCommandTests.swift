@@ -150,6 +150,13 @@ import Testing
                                                           "sleep", "turn off the bedroom light"], "\(complaints)")
         #expect(turns.map { $0["expectsAnswer"] as? Bool } == [false, false, true, false, false])
         #expect(turns.first?["reply"] as? String == "Home: Turning on the garage light.")
+        #expect(turns.first?["app"] as? String == "home" && turns.first?["intent"] as? String == "ChangeLightState")
+        #expect(turns.first?["slots"] as? [String: String] == ["name": "garage light", "state": "on"])
+        // Requests end at the finished phrase, as the hub heard it at the pause, not after the
+        // full end silence (0.6 s).
+        for turn in events where turn["event"] as? String == "turn" && turn["answer"] as? Bool == false {
+            #expect((turn["end_silence_s"] as? Double ?? 1) < 0.3, "\(turn)")
+        }
         #expect(turns[safe: 3]?["reply"] as? String == "Starting your sleep meditation.")
         #expect(!events.contains { $0["event"] as? String == "problem" } && !complaints.contains("lost the hub"), "\(complaints)")
     }
