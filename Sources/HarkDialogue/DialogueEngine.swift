@@ -121,6 +121,9 @@ public struct DialogueEngine: Sendable {
     /// Changes whenever `expectation` does, so a recogniser recompiles only then.
     public private(set) var expectationVersion = 0
     private var graph: WordGraph
+    /// Each app that shares a phrase with another (`AppCatalog.sharedPhrases`), heard alone: which
+    /// apps a request could mean.
+    private var sharedAppGraphs: [(app: String, graph: WordGraph)] = []
 
     public init(catalog: AppCatalog, handlers: HandlerDirectory = HandlerDirectory(),
                 authenticator: any PINAuthenticator = FixedPIN(nil), memory: UsageMemory = UsageMemory(),
@@ -134,6 +137,13 @@ public struct DialogueEngine: Sendable {
         self.topLevel = top
         self.expectation = TurnExpectation(grammar: top, wantsFreeText: false)
         self.graph = WordGraph(top)
+        rebuildSharedAppGraphs()
+    }
+
+    private mutating func rebuildSharedAppGraphs() {
+        let sharing = catalog.appsSharingPhrases
+        sharedAppGraphs = catalog.apps.filter { sharing.contains($0.identifier) }
+            .map { ($0.identifier, WordGraph(catalog.topLevelGrammar(only: [$0]))) }
     }
 
     /// Whether a conversation is under way (a question is waiting for its answer).
@@ -165,6 +175,7 @@ public struct DialogueEngine: Sendable {
             }
         }
         rebuildTopLevel()
+        rebuildSharedAppGraphs()
         return problems
     }
 
@@ -230,6 +241,10 @@ public struct DialogueEngine: Sendable {
             break
         }
 
+        if case .choosingApp(let candidates, _) = state {
+            return await chooseApp(from: candidates, interpretation: interpretation)
+        }
+
         if case .checking(let guess, let before) = state {
             state = before
             expectWhatTheStateAwaits()
@@ -251,7 +266,8 @@ public struct DialogueEngine: Sendable {
             guard let interpretation, let match = catalog.match(interpretation, reader: reader) else {
                 return end(Self.didNotUnderstand)
             }
-            return await start(match)
+            let meant = appsMeant(by: words, first: match)
+            return meant.count > 1 ? askWhichApp(meant) : await start(match)
         }
         if expectation.wantsFreeText, case .value(let name) = question.kind {
             let text = typed ?? words.joined(separator: " ")
@@ -265,6 +281,49 @@ public struct DialogueEngine: Sendable {
 
 
     private var reader: ValueReader { ValueReader(now: clock()) }
+
+    // MARK: Which app?
+
+    /// The request as each app that shares its words would take it; `first` (the top-level
+    /// grammar's reading) first. One entry unless apps share the phrase and its values.
+    private func appsMeant(by words: [String], first: IntentMatch) -> [IntentMatch] {
+        guard sharedAppGraphs.contains(where: { $0.app == first.app.identifier }) else { return [first] }
+        let others = sharedAppGraphs.filter { $0.app != first.app.identifier }
+            .compactMap { $0.graph.interpret(words).flatMap { catalog.match($0, reader: reader) } }
+        return [first] + others
+    }
+
+    /// "Which app, Home or Garage?": the same words mean something in each.
+    private mutating func askWhichApp(_ candidates: [IntentMatch]) -> DialogueReply {
+        state = .choosingApp(candidates, attempts: 0)
+        expectWhatTheStateAwaits()
+        return DialogueReply(speech: "Which app, " + Self.list(candidates.map(\.app.name), or: true, startsSentence: false) + "?",
+                             expectsAnswer: true)
+    }
+
+    /// The apps' names (any of them), and "the first one".
+    private func appChoiceGrammar(_ candidates: [IntentMatch]) -> Grammar {
+        let names = candidates.flatMap { match in
+            match.app.names.map { Grammar.SpokenValue(words: Grammar.words(of: $0), identifier: match.app.identifier) }
+        }
+        var grammar = TurnGrammar.answer(values: names)
+        grammar.rules += TurnGrammar.ordinalRules(count: candidates.count) + TurnGrammar.commands()
+        return grammar
+    }
+
+    /// The answer to "Which app …?": the request goes on in the app named.
+    private mutating func chooseApp(from candidates: [IntentMatch], interpretation: Interpretation?) async -> DialogueReply {
+        var chosen: IntentMatch?
+        if let tag = interpretation?.tag, tag.hasPrefix(TurnGrammar.Tag.ordinalPrefix),
+           let index = Int(tag.dropFirst(TurnGrammar.Tag.ordinalPrefix.count)), candidates.indices.contains(index) {
+            chosen = candidates[index]
+        } else if interpretation?.tag == TurnGrammar.Tag.value, let named = interpretation?.values[TurnGrammar.valueParameter] {
+            chosen = candidates.first { $0.app.identifier == named.identifier }
+        }
+        guard let chosen else { return notAccepted(silence: false) }
+        state = .idle
+        return await start(chosen)
+    }
 
     // MARK: Checking what was heard
 
@@ -305,6 +364,7 @@ public struct DialogueEngine: Sendable {
     private mutating func expectWhatTheStateAwaits() {
         switch state {
         case .idle, .checking: expect(topLevel, freeText: false)
+        case .choosingApp(let candidates, _): expect(appChoiceGrammar(candidates), freeText: false)
         case .asking(let question, let pending, _):
             expect(grammar(for: question.kind, pending: pending), freeText: isFreeText(question.kind, pending))
         }
@@ -775,6 +835,11 @@ public struct DialogueEngine: Sendable {
 
     /// Nothing usable was heard: ask once more, shorter; the second time, give up.
     private mutating func notAccepted(silence: Bool) -> DialogueReply {
+        if case .choosingApp(let candidates, let attempts) = state {
+            guard attempts == 0 else { return end(Self.givingUp) }
+            state = .choosingApp(candidates, attempts: 1)
+            return DialogueReply(speech: Self.list(candidates.map(\.app.name), or: true) + "?", expectsAnswer: true)
+        }
         guard case .asking(let question, let pending, _) = state else {
             return silence ? DialogueReply(speech: "", expectsAnswer: false) : end(Self.didNotUnderstand)
         }
@@ -937,6 +1002,8 @@ extension DialogueEngine {
         case asking(Question, Pending, attempts: Int)
         /// "Did you say …?" was asked about `heard`; `before` is where the conversation was.
         case checking([String], before: State)
+        /// "Which app …?": the request's words mean something in each of these apps.
+        case choosingApp([IntentMatch], attempts: Int)
     }
 
     /// A request on its way through resolve, confirm and handle.

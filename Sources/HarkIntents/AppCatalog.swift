@@ -102,9 +102,25 @@ public struct AppCatalog: Sendable {
         try ManifestReader.read(yaml: yaml, identifier: identifier, file: file)
     }
 
-    /// Problems no single manifest shows: one app taking another's name, the
-    /// same phrase in two apps, the wake word or a built-in command inside a phrase.
+    /// Problems no single manifest shows: one app taking another's name, the wake word or a
+    /// built-in command inside a phrase.
     public func clashes(wakePhrase: String = defaultWakePhrase) -> [ManifestError.Problem] {
+        phraseReview(wakePhrase: wakePhrase).problems
+    }
+
+    /// Phrases two apps share, where the words alone (with values both apps have) cannot say
+    /// which app is meant: allowed, and Hark asks ("Which app, Home or Garage?"). Said as
+    /// warnings, so an app's author sees it and can make the phrase its own.
+    public func sharedPhrases(wakePhrase: String = defaultWakePhrase) -> [ManifestError.Problem] {
+        phraseReview(wakePhrase: wakePhrase).shared
+    }
+
+    /// The apps that share a phrase with another (see `sharedPhrases`), by identifier.
+    public var appsSharingPhrases: Set<String> { phraseReview(wakePhrase: Self.defaultWakePhrase).sharing }
+
+    private func phraseReview(wakePhrase: String) -> (problems: [ManifestError.Problem], shared: [ManifestError.Problem], sharing: Set<String>) {
+        var shared: [ManifestError.Problem] = []
+        var sharing = Set<String>()
         var problems: [ManifestError.Problem] = []
         let wakeWords = Grammar.words(of: wakePhrase)
         let reserved = Set(ReservedPhrases.all.map(Grammar.words(of:)))
@@ -155,10 +171,11 @@ public struct AppCatalog: Sendable {
                             return mine.isDisjoint(with: theirs)
                         }
                         if disjoint { continue }
-                        if reported.insert("clash \(owner.app.identifier)").inserted {
-                            problems.append(.init(file: app.file, line: nil,
-                                                  reason: "phrase \"\(phrase)\" can be said the same way as \(owner.app.identifier)'s " +
-                                                          "\"\(owner.phrase)\" (\"\(sentence.joined(separator: " "))\")"))
+                        sharing.formUnion([app.identifier, owner.app.identifier])
+                        if reported.insert("shared \(owner.app.identifier)").inserted {
+                            shared.append(.init(file: app.file, line: nil,
+                                                reason: "phrase \"\(phrase)\" can be said the same way as \(owner.app.identifier)'s " +
+                                                        "\"\(owner.phrase)\" (\"\(sentence.joined(separator: " "))\"): Hark will ask which app is meant"))
                         }
                     } else if owners[sentence] == nil {
                         owners[sentence] = (app, phrase)
@@ -166,11 +183,11 @@ public struct AppCatalog: Sendable {
                 }
             }
         }
-        return problems
+        return (problems, shared, sharing)
     }
 
-    /// Warnings of every app, e.g. long invocation phrases.
-    public var warnings: [ManifestError.Problem] { apps.flatMap(\.warnings) }
+    /// Warnings of every app (e.g. long invocation phrases), and the phrases apps share.
+    public var warnings: [ManifestError.Problem] { apps.flatMap(\.warnings) + sharedPhrases() }
 
     /// Replaces the values of an app's type, e.g. with the options its handler supplies at run time.
     public mutating func setValues(_ values: [EnumeratedValue], app identifier: String, type: String) {
@@ -213,9 +230,10 @@ public struct AppCatalog: Sendable {
     /// Every intent phrase and App Shortcut of every app: the grammar of the top level.
     /// Tags are "app.Intent" for intent phrases, "app.Intent#phrase.N" for a phrase with options
     /// (`PhraseOptions`) and "app.Intent#shortcut.N" for App Shortcuts.
-    public func topLevelGrammar() -> Grammar {
+    /// `only`: these apps' phrases alone (one app's, to tell which apps a request could mean).
+    public func topLevelGrammar(only: [AppManifest]? = nil) -> Grammar {
         var grammar = Grammar()
-        for app in apps {
+        for app in only ?? apps {
             for intent in app.intents {
                 let parameterValues = addValues(of: intent, app: app, to: &grammar)
                 for (index, phrase) in intent.phrases.enumerated() {

@@ -246,15 +246,18 @@ import Testing
         """
     }
 
-    @Test func refusesTheSamePhraseInTwoApps() throws {
-        let problems = try Self.loadProblems(["a": Self.app("Alpha", phrase: "lights on"),
-                                              "b": Self.app("Beta", phrase: "[all] lights on")])
-        #expect(problems == ["phrase \"[all] lights on\" can be said the same way as a's \"lights on\" (\"lights on\")"])
+    /// The same words in two apps load, with a warning: Hark asks which app is meant.
+    @Test func warnsOfTheSamePhraseInTwoApps() throws {
+        let directory = try Self.install(["a": Self.app("Alpha", phrase: "lights on"), "b": Self.app("Beta", phrase: "[all] lights on")])
+        let catalog = try AppCatalog.load(from: directory)
+        #expect(catalog.apps.count == 2)
+        #expect(catalog.warnings.map(\.reason).contains(
+            "phrase \"[all] lights on\" can be said the same way as a's \"lights on\" (\"lights on\"): Hark will ask which app is meant"))
     }
 
     /// Home Assistant's "is the {name} locked" and "is the {name} open" in two apps: the same
     /// words around a parameter are one phrase only when the two apps' values can meet.
-    @Test func theSamePhraseInTwoAppsIsAllowedWhenTheirValuesCannotMeet() throws {
+    @Test func theSamePhraseInTwoAppsIsTheirOwnWhenTheirValuesCannotMeet() throws {
         func app(_ name: String, _ values: [String]) -> String {
             """
             name: \(name)
@@ -280,10 +283,14 @@ import Testing
         }
         #expect(heard("is the front door shut") == "locks front door")
         #expect(heard("is the attic window shut") == "windows attic window")
-        // A value both apps have: the phrase could mean either, so it is refused.
-        let overlap = try Self.loadProblems(["locks": app("Locks", ["front door", "back door"]),
-                                             "windows": app("Windows", ["garage window", "front door"])])
-        #expect(overlap == ["phrase \"is the <name> shut\" can be said the same way as locks's \"is the <name> shut\" (\"is the <name> shut\")"])
+        #expect(catalog.sharedPhrases().isEmpty)
+        // A value both apps have: the phrase could mean either; it loads, with a warning, and
+        // the conversation asks which app is meant (WhichAppTests).
+        let overlap = try AppCatalog.load(from: try Self.install(["locks": app("Locks", ["front door", "back door"]),
+                                                                  "windows": app("Windows", ["garage window", "front door"])]))
+        #expect(overlap.sharedPhrases().map(\.reason) == [
+            "phrase \"is the <name> shut\" can be said the same way as locks's \"is the <name> shut\" (\"is the <name> shut\"): Hark will ask which app is meant",
+        ])
     }
 
     @Test func refusesAnotherAppsName() throws {
