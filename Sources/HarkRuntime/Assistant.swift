@@ -207,14 +207,10 @@ public final class Assistant: Sendable {
     /// pausing has finished a phrase.
     public func hear(_ samples: [Int16], continuing: Bool) async throws -> HeardUtterance {
         let expectation = try await expectTurn(continuing: continuing)
-        // No audio means the person said nothing before listening timed out.
-        let recognized = samples.isEmpty ? Recognition.nothingHeard
-            : expectation.wantsFreeText ? try await recognition.dictate(samples)
-            : try await recognition.recognize(samples).0
-        let whole = expectation.wantsFreeText ? false : try await recognition.isWholePhrase(recognized)
-        let complete = whole && Recognizer.saidInFull(recognized)
-        return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
-                              endsPhrase: complete, isWholePhrase: whole)
+        return try await hear(samples, expecting: expectation, continuing: continuing) { samples in
+            let recognized = try await recognition.recognize(samples).0
+            return (recognized, try await recognition.isWholePhrase(recognized))
+        }
     }
 
     /// Recognises an utterance as the next turn of `conversation` (a network client's own, from
@@ -223,14 +219,24 @@ public final class Assistant: Sendable {
     public func hear(_ samples: [Int16], in conversation: ConversationService) async throws -> HeardUtterance {
         let (expectation, _) = await conversation.expectation()
         let continuing = await conversation.isInConversation
+        return try await hear(samples, expecting: expectation, continuing: continuing) { samples in
+            try await recognition.recognize(samples, against: expectation.grammar)
+        }
+    }
+
+    /// How every utterance is heard: no audio is silence (nobody spoke before listening timed
+    /// out), a question wanting free text is dictated, anything else goes to `recognize` (the
+    /// words, and whether they are a whole phrase nothing continues).
+    private func hear(_ samples: [Int16], expecting expectation: TurnExpectation, continuing: Bool,
+                      recognize: ([Int16]) async throws -> (Recognition, Bool)) async throws -> HeardUtterance {
         guard !samples.isEmpty else {
             return HeardUtterance(recognition: .nothingHeard, sampleCount: 0, continuing: continuing, endsPhrase: false, isWholePhrase: false)
         }
-        if expectation.wantsFreeText {
+        guard !expectation.wantsFreeText else {
             return HeardUtterance(recognition: try await recognition.dictate(samples), sampleCount: samples.count,
                                   continuing: continuing, endsPhrase: false, isWholePhrase: false)
         }
-        let (recognized, whole) = try await recognition.recognize(samples, against: expectation.grammar)
+        let (recognized, whole) = try await recognize(samples)
         return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
                               endsPhrase: whole && Recognizer.saidInFull(recognized), isWholePhrase: whole)
     }

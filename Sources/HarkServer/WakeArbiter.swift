@@ -9,10 +9,10 @@ import Foundation
 ///
 /// The wait costs the person nothing: a satellite claims as soon as it hears the wake word and
 /// goes on listening to the request meanwhile, which lasts longer than the window.
-actor WakeArbiter {
+public actor WakeArbiter {
     /// How far apart two rooms may hear the same words: the spotter ends a phrase within a few
     /// tens of milliseconds of its last sound, and loopback or a home network adds a few more.
-    static let defaultWindow = 0.5
+    public static let defaultWindow = 0.5
 
     struct Decision: Equatable, Sendable {
         var answers: Bool

@@ -23,9 +23,12 @@ public final class WyomingAssistant: Sendable {
 
     /// `version`: Hark's own, named in `info`. `voice`: the voice the assistant speaks with.
     /// `wake`: the phrases `detect` listens for (the settings file's), nil to serve none.
-    public init(_ assistant: Assistant, version: String, voice: VoiceSettings, wake: WakeWordConfiguration? = nil) async {
+    /// `roomsWindow`: how long (s) after a satellite claims a wake word other rooms may claim the same words.
+    public init(_ assistant: Assistant, version: String, voice: VoiceSettings, wake: WakeWordConfiguration? = nil,
+                roomsWindow: Double = WakeArbiter.defaultWindow) async {
         self.assistant = assistant
         self.wake = wake
+        arbiter = WakeArbiter(window: roomsWindow)
         let catalog = await assistant.catalog
         self.catalog = catalog
         topLevel = WordGraph(catalog.topLevelGrammar())
@@ -60,7 +63,7 @@ public final class WyomingAssistant: Sendable {
     private let conversations = ConversationDirectory()
 
     /// Decides which satellite answers a wake word several heard.
-    let arbiter = WakeArbiter()
+    let arbiter: WakeArbiter
 
     private static func programs(catalog: AppCatalog, version: String, voice: VoiceSettings,
                                  wake: WakeWordConfiguration?) -> [WyomingProgram] {

@@ -33,6 +33,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The name to announce with --zeroconf (default: Hark on HOSTNAME).", valueName: "name"))
     var zeroconfName: String?
 
+    @Option(help: ArgumentHelp("Satellites (hark listen --hub) that claim the same wake word within this many seconds of the first are one request, answered by the room that heard it best.",
+                               valueName: "s"))
+    var roomsWindow = WakeArbiter.defaultWindow
+
     @OptionGroup var apps: AppsOptions
     @OptionGroup var voice: VoiceOptions
     @OptionGroup var recognizer: RecognizerOptions
@@ -55,6 +59,7 @@ struct Serve: AsyncParsableCommand {
         if let zeroconfName, zeroconfName.isEmpty || zeroconfName.utf8.count > 63 {
             throw ValidationError("--zeroconf-name must be 1 to 63 bytes long (a DNS label)")
         }
+        guard (0.05...5).contains(roomsWindow) else { throw ValidationError("--rooms-window must be 0.05 to 5 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -69,7 +74,8 @@ struct Serve: AsyncParsableCommand {
             for problem in assistant.startupProblems { logger.warning("\(problem)") }
             var live = try HarkConfigFile.load().live
             try live.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
-            let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord)
+            let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord,
+                                                roomsWindow: roomsWindow)
             let server = try await WyomingServer.bind(endpoint, serving: hark, logger: logger)
             if !endpoint.isLocalOnly {
                 logger.warning("listening beyond this machine on \(server.endpoint): the Wyoming protocol has no authentication, so anyone who can reach the port can use Hark and its apps")

@@ -25,7 +25,8 @@ struct WyomingServerTests {
         let assistant = try await Assistant.start(configuration)
         var wake = WakeWordConfiguration(keyPhrase: "jarvis")
         wake.otherPhrases = ["athena", "amelia"]
-        return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake)
+        // Rooms far enough apart in time for a test run's loaded cores (SatelliteTests).
+        return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake, roomsWindow: 2)
     }
 
     /// Serving `hark` on an ephemeral loopback port.
