@@ -27,12 +27,17 @@ public struct DialogueReply: Sendable, Equatable {
     public var handledIntents: [HandledIntent] = []
     /// What went wrong underneath, for logs (a handler that crashed, say); never spoken as is.
     public var problem: String?
+    /// The person asked for the loudspeaker louder, quieter or at a level: the device playing
+    /// the reply changes it and says the new level (the speech is then empty here).
+    public var volume: VolumeChange?
 
-    public init(speech: String, expectsAnswer: Bool, handledIntents: [HandledIntent] = [], problem: String? = nil) {
+    public init(speech: String, expectsAnswer: Bool, handledIntents: [HandledIntent] = [], problem: String? = nil,
+                volume: VolumeChange? = nil) {
         self.speech = speech
         self.expectsAnswer = expectsAnswer
         self.handledIntents = handledIntents
         self.problem = problem
+        self.volume = volume
     }
 
     /// The intent carried out last in this turn, if one was.
@@ -195,6 +200,7 @@ public struct DialogueEngine: Sendable {
     static func topLevelGrammar(_ catalog: AppCatalog, personal: [PersonalShortcut]) -> Grammar {
         var top = catalog.topLevelGrammar()
         top.rules = personal.compactMap(\.rule) + top.rules + TurnGrammar.commands() + TurnGrammar.suggestionCommands()
+        TurnGrammar.addVolumeCommands(to: &top)
         return top
     }
 
@@ -262,6 +268,9 @@ public struct DialogueEngine: Sendable {
                     return await run(shortcut)
                 }
                 if tag == TurnGrammar.Tag.suggest { return await suggest() }
+                if let change = VolumeChange(tag: tag, level: interpretation?.values["level"]?.identifier) {
+                    return end("", volume: change)
+                }
             }
             guard let interpretation, let match = catalog.match(interpretation, reader: reader) else {
                 return end(Self.didNotUnderstand)
@@ -857,10 +866,11 @@ public struct DialogueEngine: Sendable {
 
     /// Ends the conversation with `speech`. For a step of a shortcut, what earlier steps said
     /// comes first, and unless the last step `completed`, where the shortcut stopped comes after.
-    private mutating func end(_ speech: String, pending: Pending? = nil, completed: Bool = false) -> DialogueReply {
+    private mutating func end(_ speech: String, pending: Pending? = nil, completed: Bool = false,
+                              volume: VolumeChange? = nil) -> DialogueReply {
         guard var pending else {
             state = .idle
-            return DialogueReply(speech: speech, expectsAnswer: false)
+            return DialogueReply(speech: speech, expectsAnswer: false, volume: volume)
         }
         return end(speech, pending: &pending, completed: completed)
     }

@@ -11,6 +11,9 @@ public enum TurnGrammar {
         public static let repeatThat = "hark.repeat"
         public static let help = "hark.help"
         public static let suggest = "hark.suggest"
+        public static let louder = "hark.louder"
+        public static let quieter = "hark.quieter"
+        public static let volume = "hark.volume"
         public static let yes = "answer.yes"
         public static let no = "answer.no"
         public static let value = "answer.value"
@@ -37,6 +40,17 @@ public enum TurnGrammar {
     public static func suggestionCommands() -> [Grammar.Rule] {
         rules(ReservedPhrases.suggestions, tag: Tag.suggest)
     }
+
+    /// "Louder", "quieter", "volume seven": heard only when no conversation is under way.
+    public static func addVolumeCommands(to grammar: inout Grammar) {
+        grammar.values[levelsKey] = (0...LoudnessLevels.highest).compactMap { level in
+            NumberWords.spoken(level).map { Grammar.SpokenValue(words: [$0], identifier: "\(level)") }
+        }
+        grammar.rules += rules(ReservedPhrases.louder, tag: Tag.louder) + rules(ReservedPhrases.quieter, tag: Tag.quieter)
+            + ReservedPhrases.volume.map { Grammar.Rule(tag: Tag.volume, template: template($0), parameterValues: ["level": levelsKey]) }
+    }
+
+    static let levelsKey = "hark.levels"
 
     public static func yesNo() -> [Grammar.Rule] {
         rules(ReservedPhrases.yes, tag: Tag.yes) + rules(ReservedPhrases.no, tag: Tag.no)

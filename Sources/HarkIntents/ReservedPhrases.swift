@@ -10,7 +10,13 @@ public enum ReservedPhrases {
     /// Asked when nothing else is going on: Hark offers the shortcut most likely wanted now.
     public static let suggestions = ["any suggestions", "what do you suggest", "suggest something"]
 
-    public static var all: [String] { cancel + repeatThat + help + yes + no + suggestions }
+    /// Asked when nothing else is going on: the loudspeaker, a step at a time.
+    public static let louder = ["louder", "volume up", "turn it up", "speak up"]
+    public static let quieter = ["quieter", "volume down", "turn it down", "softer"]
+    /// The loudspeaker at a level from zero to ten ("volume seven").
+    public static let volume = ["volume <level>", "set the volume to <level>", "set volume to <level>"]
+
+    public static var all: [String] { cancel + repeatThat + help + yes + no + suggestions + louder + quieter }
 
     /// Phrases no one may take over for a shortcut of their own: calls for help
     /// must always mean what they say.

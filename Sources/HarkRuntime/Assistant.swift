@@ -62,6 +62,8 @@ public final class Assistant: Sendable {
     public let recognition: RecognitionService
     public let speech: SpeechService
     public let conversation: ConversationService
+    /// How loud this device plays (kept in the data directory).
+    public let loudspeaker: LoudspeakerVolume
     public let loadSeconds: Double
     /// What went wrong while asking handlers for their options at start (the apps still work).
     public let startupProblems: [String]
@@ -88,8 +90,10 @@ public final class Assistant: Sendable {
         // is what espeak-ng says.
         let lexicon = try SpokenLexicon(arpabet: await recognition.handWrittenPronunciations())
         let speech = try SpeechService(settings: configuration.voice, lexicon: lexicon)
-        return Assistant(recognition: recognition, speech: speech, conversation: conversation,
-                         loadSeconds: await recognition.loadSeconds, startupProblems: problems, store: store, watcher: watcher)
+        let loudspeaker = LoudspeakerVolume(file: configuration.dataDirectory.appendingPathComponent(LoudspeakerVolume.fileName))
+        return Assistant(recognition: recognition, speech: speech, conversation: conversation, loudspeaker: loudspeaker,
+                         loadSeconds: await recognition.loadSeconds, startupProblems: problems + [loudspeaker.problem].compactMap { $0 },
+                         store: store, watcher: watcher)
     }
 
     /// The apps, their handlers and the conversation engine, without the
@@ -144,7 +148,9 @@ public final class Assistant: Sendable {
     }
 
     private init(recognition: RecognitionService, speech: SpeechService, conversation: ConversationService,
-                 loadSeconds: Double, startupProblems: [String], store: ShortcutStore?, watcher: Task<Void, Never>?) {
+                 loudspeaker: LoudspeakerVolume, loadSeconds: Double, startupProblems: [String], store: ShortcutStore?,
+                 watcher: Task<Void, Never>?) {
+        self.loudspeaker = loudspeaker
         self.recognition = recognition
         self.speech = speech
         self.conversation = conversation
@@ -264,9 +270,11 @@ public final class Assistant: Sendable {
 
     /// Answers what `hear` recognised: the dialogue's reply, spoken. `conversation`: a network
     /// client's own (what `hear(_:in:)` heard), nil for the device's.
+    /// A client's "louder" is left to the client (`TurnReport.volumeChange`): its loudspeaker,
+    /// not this one.
     public func answer(_ heard: HeardUtterance, name: String, audioSeconds: Double = 0, speaks: Bool = true,
-                       in conversation: ConversationService? = nil) async throws -> (report: TurnReport, reply: AudioClip) {
-        let conversation = conversation ?? self.conversation
+                       in clientConversation: ConversationService? = nil) async throws -> (report: TurnReport, reply: AudioClip) {
+        let conversation = clientConversation ?? self.conversation
         let recognized = heard.recognition, continuing = heard.continuing
         let input: DialogueInput
         if !recognized.isRejected {
@@ -278,7 +286,11 @@ public final class Assistant: Sendable {
         } else {
             input = .notUnderstood
         }
-        let (reply, match) = await conversation.respond(to: input, interpretation: recognized.interpretation)
+        var (reply, match) = await conversation.respond(to: input, interpretation: recognized.interpretation)
+        // "Louder": this device's loudspeaker, said at the new level.
+        if let change = reply.volume, clientConversation == nil {
+            (reply.speech, reply.problem) = loudspeaker.change(change)
+        }
         let intent = reply.handled.map { ($0.request.app, $0.request.intent, $0.request.values.mapValues(\.identifier)) }
             ?? match.map { ($0.app.identifier, $0.intent.name, $0.values.mapValues(\.identifier)) }
 
@@ -306,6 +318,7 @@ public final class Assistant: Sendable {
             expectsAnswer: reply.expectsAnswer,
             handled: reply.handled != nil,
             problem: reply.problem,
+            volumeChange: clientConversation == nil ? nil : reply.volume?.wireValue,
             timings: .init(audioSeconds: audioSeconds, decodeSeconds: recognized.decodeSeconds,
                            speechSeconds: speechSeconds,
                            recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate)))

@@ -20,6 +20,8 @@ public protocol LiveBrain: Sendable {
     func whileWaiting() async throws -> [(phrase: String, speech: String, clip: AudioClip)]
     /// Hark's voice saying `text` (the spoken "Yes?" after the wake word).
     func speak(_ text: String) async throws -> AudioClip
+    /// How loud this device's loudspeaker plays; the loop applies it to everything it plays.
+    var loudspeaker: LoudspeakerVolume { get }
     /// The wake word was heard here, `signalToNoise` dB above this room's background, with the
     /// spotter's `confidence`: whether this device answers it. A hub decides between rooms that
     /// heard the same words; a device alone always answers.

@@ -363,8 +363,9 @@ public actor LiveLoop {
     }
 
     /// Plays a clip; when `gated`, throws away what the microphone heard meanwhile.
-    private func play(_ clip: AudioClip, gated: Bool, onEvent: @Sendable (LiveEvent) -> Void) throws {
-        guard clip.frameCount > 0 else { return }
+    private func play(_ heard: AudioClip, gated: Bool, onEvent: @Sendable (LiveEvent) -> Void) throws {
+        guard heard.frameCount > 0 else { return }
+        let clip = brain.loudspeaker.applied(to: heard)
         playedClips?.append(clip)
         do {
             try sink?.play(clip)

@@ -55,6 +55,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public var handled: Bool = false
     /// What went wrong underneath (a handler that failed), for logs.
     public var problem: String?
+    /// A loudspeaker change asked of a client (`VolumeChange.wireValue`) that it makes itself.
+    public var volumeChange: String? = nil
     /// What was wrong with the recording but did not stop it being heard (a WAV file cut short).
     public var warnings: [String] = []
     public var timings: Timings
@@ -75,8 +77,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     init(recording: String, text: String, intent: String?, app: String?, slots: [String: String], reply: String,
          confidence: Double, margin: Double, utteranceMargin: Double = 0, weakestWord: WordFit? = nil,
          features: ConfidenceFeatures? = nil, guess: String? = nil, rejected: Bool, rejection: String?,
-         expectsAnswer: Bool = false, handled: Bool = false, problem: String? = nil, warnings: [String] = [],
-         timings: Timings) {
+         expectsAnswer: Bool = false, handled: Bool = false, problem: String? = nil, volumeChange: String? = nil,
+         warnings: [String] = [], timings: Timings) {
         self.recording = recording
         self.text = text
         self.intent = intent
@@ -94,6 +96,7 @@ public struct TurnReport: Sendable, Codable, Equatable {
         self.expectsAnswer = expectsAnswer
         self.handled = handled
         self.problem = problem
+        self.volumeChange = volumeChange
         self.warnings = warnings
         self.timings = timings
     }

@@ -1,6 +1,7 @@
 import Foundation
 public import HarkAudio
 public import HarkRuntime
+import HarkDialogue
 import HarkSpeech
 import HarkWyoming
 
@@ -35,6 +36,8 @@ public actor HubBrain: LiveBrain {
     /// The room's name, which the hub arbitrates between (`context.satellite_id`).
     public nonisolated let room: String
     private let voice: SpeechService
+    /// This room's loudspeaker: "louder" said here changes it, whatever the hub's.
+    public nonisolated let loudspeaker: LoudspeakerVolume
     private let report: @Sendable (String) -> Void
     private var connection: WyomingConnection?
     /// When the hub was lost, while it is.
@@ -47,10 +50,12 @@ public actor HubBrain: LiveBrain {
 
     /// `voice` speaks "Yes?" and the lost-hub reply here, without the network.
     /// `report` is told when the hub is lost and when it is back, once each.
-    public init(hub: WyomingEndpoint, room: String, voice: SpeechService, report: @escaping @Sendable (String) -> Void) {
+    public init(hub: WyomingEndpoint, room: String, voice: SpeechService, loudspeaker: LoudspeakerVolume = LoudspeakerVolume(file: nil),
+                report: @escaping @Sendable (String) -> Void) {
         self.hub = hub
         self.room = room
         self.voice = voice
+        self.loudspeaker = loudspeaker
         self.report = report
     }
 
@@ -75,6 +80,7 @@ public actor HubBrain: LiveBrain {
                         name: String) async throws -> (report: TurnReport, reply: AudioClip) {
         let recordingSeconds = Double(samples.count) / Double(PipelineAudio.sampleRate)
         let started = Date()
+        var report: TurnReport, clip: AudioClip
         do {
             let connection = try connected()
             // Nothing said after a question: the turn is silence, with no audio to transcribe.
@@ -90,17 +96,19 @@ public actor HubBrain: LiveBrain {
             let decodeSeconds = Date().timeIntervalSince(started)
             try connection.send(WyomingEvent(WyomingEventType.transcript, data: ["text": .string(text), "context": context]))
             let handled = try connection.receive([WyomingEventType.handled, WyomingEventType.notHandled])
-            let speech = handled.string("text") ?? ""
             let spoken = Date()
-            let clip = speech.isEmpty ? AudioClip(samples: [], sampleRate: 22_050, channels: 1) : try synthesize(speech, on: connection)
+            let speech = handled.string("text") ?? ""
+            // "Louder" is for this room's loudspeaker: said here, after the change (below).
+            let isVolume = handled.string("volume") != nil
+            clip = speech.isEmpty || isVolume ? AudioClip(samples: [], sampleRate: 22_050, channels: 1) : try synthesize(speech, on: connection)
             let intent = handled.data["intent"]?.objectValue
-            let slots = intent?["slots"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
-            let report = TurnReport(recording: name, heardByHub: text, intent: intent?["name"]?.stringValue, slots: slots, reply: speech,
-                                    expectsAnswer: handled.data["continue_conversation"] == .bool(true),
-                                    handled: handled.type == WyomingEventType.handled, problem: nil,
-                                    timings: .init(audioSeconds: 0, decodeSeconds: decodeSeconds,
-                                                   speechSeconds: Date().timeIntervalSince(spoken), recordingSeconds: recordingSeconds))
-            return (report, clip)
+            report = TurnReport(recording: name, heardByHub: text, intent: intent?["name"]?.stringValue,
+                                slots: intent?["slots"]?.objectValue?.compactMapValues(\.stringValue) ?? [:], reply: speech,
+                                expectsAnswer: handled.data["continue_conversation"] == .bool(true),
+                                handled: handled.type == WyomingEventType.handled, problem: nil,
+                                timings: .init(audioSeconds: 0, decodeSeconds: decodeSeconds,
+                                               speechSeconds: Date().timeIntervalSince(spoken), recordingSeconds: recordingSeconds))
+            report.volumeChange = handled.string("volume")
         } catch {
             lose(error)
             let report = TurnReport(recording: name, heardByHub: "", reply: Self.cannotReachHub, expectsAnswer: false,
@@ -108,6 +116,12 @@ public actor HubBrain: LiveBrain {
                                     timings: .init(audioSeconds: 0, decodeSeconds: 0, speechSeconds: 0, recordingSeconds: recordingSeconds))
             return (report, try await voice.speak(Self.cannotReachHub))
         }
+        if let change = report.volumeChange.flatMap(VolumeChange.init(wireValue:)) {
+            (report.reply, report.problem) = loudspeaker.change(change)
+            report.volumeChange = nil
+            clip = try await voice.speak(report.reply)
+        }
+        return (report, clip)
     }
 
     /// Checks on the hub now and then; says nothing unprompted (automations run on the hub).

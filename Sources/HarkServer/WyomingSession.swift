@@ -229,10 +229,11 @@ struct WyomingSession {
         }
         let speech: String, expectsAnswer: Bool
         var intent: (app: String, name: String, slots: [String: String])?
+        var volume: String?
         if let heard = await takeHeard(saying: text, in: conversation) {
             do {
                 let (report, _) = try await hark.assistant.answer(heard, name: "wyoming", speaks: false, in: conversation)
-                (speech, expectsAnswer) = (report.reply, report.expectsAnswer)
+                (speech, expectsAnswer, volume) = (report.reply, report.expectsAnswer, report.volumeChange)
                 if let app = report.app, let name = report.intent { intent = (app, name, report.slots) }
             } catch {
                 throw WyomingError(.failed, "the turn could not be answered: \(error)")
@@ -240,14 +241,16 @@ struct WyomingSession {
         } else {
             let input: DialogueInput = text.allSatisfy(\.isWhitespace) ? .silence : .text(text)
             let (reply, match) = await conversation.respond(to: input)
-            (speech, expectsAnswer) = (reply.speech, reply.expectsAnswer)
+            (speech, expectsAnswer, volume) = (reply.speech, reply.expectsAnswer, reply.volume?.wireValue)
             intent = reply.handled.map { ($0.request.app, $0.request.intent, $0.request.values.mapValues(\.identifier)) }
                 ?? match.map { ($0.app.identifier, $0.intent.name, $0.values.mapValues(\.identifier)) }
         }
         // Words no app's phrase says: another handler may know them.
-        let understood = speech != Assistant.didNotUnderstand || expectsAnswer
+        let understood = speech != Assistant.didNotUnderstand || expectsAnswer || volume != nil
         var data: [String: JSONValue] = ["text": .string(speech), "continue_conversation": .bool(expectsAnswer)]
         if let name { data["context"] = ["conversation_id": .string(name)] }
+        // "Louder": for the client's loudspeaker (a satellite's), which says the new level itself.
+        if let volume { data["volume"] = .string(volume) }
         // The intent the turn began or carried out, for a satellite's log.
         if let intent {
             data["intent"] = ["name": .string("\(intent.app).\(intent.name)"),

@@ -1,5 +1,8 @@
 import ArgumentParser
+import Foundation
 import HarkAudio
+import HarkDialogue
+import HarkRuntime
 
 /// `hark devices`: the sound cards and the ALSA devices Hark can record from and speak on.
 struct Devices: ParsableCommand {
@@ -60,6 +63,11 @@ struct Devices: ParsableCommand {
         print(Self.table(capture))
         print("\nPlayback devices\(note):")
         print(Self.table(playback))
+        // Set by voice ("louder", "volume four"), in software: Hark does not touch a card's mixer.
+        let volume = LoudspeakerVolume(file: HarkPaths.dataDirectory().appendingPathComponent(LoudspeakerVolume.fileName))
+        print("\nVolume: \(volume.level) of \(LoudnessLevels.highest), applied in software to everything Hark plays "
+              + "(\(Int(LoudspeakerVolume.decibelsPerStep)) dB a step; kept in \(volume.file?.path ?? "memory"))")
+        if let problem = volume.problem { printError("hark: warning: \(problem)") }
     }
 
     /// One device a line: its name, then its description folded onto the same line.

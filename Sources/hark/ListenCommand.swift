@@ -159,7 +159,10 @@ struct Listen: AsyncParsableCommand {
             let endpoint = try WyomingEndpoint(uri: hub)
             let room = room ?? ProcessInfo.processInfo.hostName
             logger.info("a satellite of the hub at \(endpoint), as the room \"\(room)\"")
-            return HubBrain(hub: endpoint, room: room, voice: try SpeechService(settings: voiceSettings),
+            // This room's own loudspeaker level, kept where a device of its own keeps it.
+            let loudspeaker = LoudspeakerVolume(file: HarkPaths.dataDirectory().appendingPathComponent(LoudspeakerVolume.fileName))
+            if let problem = loudspeaker.problem { logger.warning("\(problem)") }
+            return HubBrain(hub: endpoint, room: room, voice: try SpeechService(settings: voiceSettings), loudspeaker: loudspeaker,
                             report: { logger.warning("\($0)") })
         }
         // The settings file's `apps:` moves the bundled folder; the owner's folders still load.

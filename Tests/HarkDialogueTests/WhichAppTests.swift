@@ -68,3 +68,20 @@ import Testing
         #expect(catalog.appsSharingPhrases == ["locks", "windows"])
     }
 }
+
+/// "Louder", "quieter", "volume four" when nothing else is going on: a change for the device
+/// to make, not an app's request.
+@Suite struct VolumeCommandTests {
+    @Test func volumeCommandsAskTheDeviceForAChange() async throws {
+        var engine = try WhichAppTests.engine()
+        #expect(await engine.respond(to: .text("louder")).volume == .louder)
+        #expect(await engine.respond(to: .text("turn it down")).volume == .quieter)
+        let set = await engine.respond(to: .text("set the volume to seven"))
+        #expect(set.volume == .level(7) && set.speech.isEmpty && !set.expectsAnswer)
+        #expect(await engine.respond(to: .text("volume eleven")).volume == nil)
+        // Inside a conversation it is not a command: the question is asked again.
+        _ = await engine.respond(to: .text("is the front door shut"))
+        let inside = await engine.respond(to: .text("louder"))
+        #expect(inside.volume == nil && inside.expectsAnswer)
+    }
+}

@@ -361,6 +361,19 @@ struct WyomingServerTests {
         #expect(turns[3].type == "handled" && !next.isEmpty && next != "Soup Shack: Pickup or delivery?", "\(next)")
     }
 
+    /// "Volume four" from a client is for the client's loudspeaker (a satellite's): the reply
+    /// says the change and leaves the hub's own level alone.
+    @Test func aVolumeCommandIsTheClientsToMake() async throws {
+        let port = try await Self.port()
+        let reply = try await onOwnThread { () throws -> WyomingTestClient.Event in
+            let client = try WyomingTestClient(port: port)
+            try client.send("transcript", ["text": "volume four", "context": ["conversation_id": "study/1"]])
+            return try #require(try client.receive())
+        }
+        #expect(reply.type == "handled" && reply.data["volume"] as? String == "4" && reply.data["text"] as? String == "")
+        #expect(try await Self.hark.value.assistant.loudspeaker.level == LoudnessLevels.highest)
+    }
+
     /// A request heard just below the threshold comes back as an empty transcript; handing that
     /// turn on (an empty text after it) asks about it, as the device would, instead of dropping it.
     @Test func aRequestHalfHeardIsAskedAboutWhenItsTurnIsHandled() async throws {
