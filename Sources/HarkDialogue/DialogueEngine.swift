@@ -273,6 +273,8 @@ public struct DialogueEngine: Sendable {
                 }
             }
             guard let interpretation, let match = catalog.match(interpretation, reader: reader) else {
+                // "Add oat milk to my shopping list": free text inside a phrase, which no grammar holds.
+                if let match = catalog.freeTextMatch(words) { return await start(match) }
                 return end(Self.didNotUnderstand)
             }
             let meant = appsMeant(by: words, first: match)

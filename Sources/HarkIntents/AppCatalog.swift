@@ -237,6 +237,8 @@ public struct AppCatalog: Sendable {
             for intent in app.intents {
                 let parameterValues = addValues(of: intent, app: app, to: &grammar)
                 for (index, phrase) in intent.phrases.enumerated() {
+                    // Free text inside a phrase is no grammar's: dictation hears it (`freeTextMatch`).
+                    if Self.freeTextParameter(of: phrase, in: intent) != nil { continue }
                     guard let options = intent.phraseOptions[index] else {
                         grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent), template: phrase,
                                                           parameterValues: parameterValues))
@@ -265,6 +267,78 @@ public struct AppCatalog: Sendable {
             }
         }
         return grammar
+    }
+
+    /// A phrase that says free text ("add <item> to my shopping list"): the grammar cannot
+    /// hold it, so it is matched on words dictation heard, its other words exactly.
+    public struct FreeTextPhrase: Sendable {
+        public var app: AppManifest
+        public var intent: IntentDefinition
+        public var parameter: ParameterDefinition
+        /// Every way of saying it, `<name>` standing for the free text.
+        public var sentences: [[String]]
+    }
+
+    /// Every app's phrases that say free text.
+    public var freeTextPhrases: [FreeTextPhrase] {
+        apps.flatMap { app in
+            app.intents.flatMap { intent in
+                intent.phrases.compactMap { phrase -> FreeTextPhrase? in
+                    guard let parameter = Self.freeTextParameter(of: phrase, in: intent),
+                          let sentences = PhraseExpansion.sentences(of: phrase) else { return nil }
+                    return FreeTextPhrase(app: app, intent: intent, parameter: parameter, sentences: sentences)
+                }
+            }
+        }
+    }
+
+    /// The request `words` make as a phrase that says free text: its other words said exactly,
+    /// in order, and between them one to `maxWords` words, which are the text. The first phrase
+    /// that fits wins; nil when none does.
+    public func freeTextMatch(_ words: [String]) -> IntentMatch? {
+        for phrase in freeTextPhrases {
+            let token = "<\(phrase.parameter.name)>"
+            let longest = phrase.parameter.maxWords ?? ParameterDefinition.defaultMaxWords
+            for sentence in phrase.sentences {
+                guard let slot = sentence.firstIndex(of: token) else { continue }
+                let before = sentence[..<slot], after = sentence[(slot + 1)...]
+                let spanLength = words.count - before.count - after.count
+                guard (1...longest).contains(spanLength), words.starts(with: before),
+                      words.suffix(after.count).elementsEqual(after) else { continue }
+                let text = words[before.count..<(before.count + spanLength)].joined(separator: " ")
+                let value = IntentMatch.Value(value: ParameterValue(identifier: text, spoken: text), heard: text)
+                return IntentMatch(app: phrase.app, intent: phrase.intent, values: [phrase.parameter.name: value])
+            }
+        }
+        return nil
+    }
+
+    /// Words that nearly make a phrase that says free text: all its other words there, in order,
+    /// one of them only `alike` what was heard (dictation's "and" for the phrase's "add"). Returns
+    /// the request as the phrase says it, for Hark to ask about ("Did you say …?"); nil when
+    /// no phrase comes that near, or one fits exactly (`freeTextMatch`).
+    public func freeTextNearMatch(_ words: [String], alike: (String, String) -> Bool) -> [String]? {
+        for phrase in freeTextPhrases {
+            let token = "<\(phrase.parameter.name)>"
+            let longest = phrase.parameter.maxWords ?? ParameterDefinition.defaultMaxWords
+            for sentence in phrase.sentences {
+                guard let slot = sentence.firstIndex(of: token) else { continue }
+                let before = Array(sentence[..<slot]), after = Array(sentence[(slot + 1)...])
+                let spanLength = words.count - before.count - after.count
+                guard (1...longest).contains(spanLength) else { continue }
+                let heardBefore = Array(words.prefix(before.count)), heardAfter = Array(words.suffix(after.count))
+                let pairs = zip(before + after, heardBefore + heardAfter)
+                let differing = pairs.filter { $0.0 != $0.1 }
+                guard differing.count == 1, let (said, heard) = differing.first, alike(said, heard) else { continue }
+                return before + words[before.count..<(before.count + spanLength)] + after
+            }
+        }
+        return nil
+    }
+
+    /// The free-text parameter `phrase` says, if it says one.
+    static func freeTextParameter(of phrase: PhraseTemplate, in intent: IntentDefinition) -> ParameterDefinition? {
+        phrase.parameterNames.lazy.compactMap { intent.parameter(named: $0) }.first { $0.type == .text }
     }
 
     /// Puts the spoken values of each of the intent's parameters into the grammar; returns parameter → values key.

@@ -137,6 +137,11 @@ public struct ParameterDefinition: Sendable, Equatable {
     public var defaultQuestion: ResponseTemplate?
     /// Asked only when another parameter has one of these values (deliveryLocation when orderType is delivery).
     public var condition: ParameterCondition?
+    /// Free text said inside a phrase ("add <item> to my shopping list") takes at most this
+    /// many words (`maxWords:`); nil: `defaultMaxWords`.
+    public var maxWords: Int?
+    public static let defaultMaxWords = 4
+    public static let maxWordsRange = 1...8
 
     public init(name: String, type: ParameterType, isRequired: Bool, prompt: String?, shortPrompt: String? = nil,
                 defaultValue: String? = nil, defaultQuestion: ResponseTemplate? = nil, condition: ParameterCondition? = nil) {

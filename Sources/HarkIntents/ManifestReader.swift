@@ -284,9 +284,7 @@ struct ManifestReader {
                     problem(at: item, "phrase \"\(source)\" names <\(reference)>, which is not a parameter of \(owner)")
                     continue
                 }
-                if parameter.type == .text {
-                    problem(at: item, "phrase \"\(source)\": <\(reference)> is free text, which can only be asked for, not said inside a phrase")
-                }
+                if parameter.type == .text { checkFreeText(in: template, named: reference, at: item) }
             }
             return template
         } catch {
@@ -306,11 +304,26 @@ struct ManifestReader {
 
     static let appPlaceholder = "<app>"
 
+    /// Free text said inside a phrase ("add <item> to my shopping list") is found between the
+    /// phrase's other words, so it must be the phrase's only parameter and have at least two
+    /// other words around it, however the phrase is said.
+    private mutating func checkFreeText(in template: PhraseTemplate, named name: String, at item: Node) {
+        guard template.parameterNames.count == 1 else {
+            problem(at: item, "phrase \"\(template)\": <\(name)> is free text, and a phrase that says free text can say no other parameter")
+            return
+        }
+        let sentences = PhraseExpansion.sentences(of: template) ?? []
+        if sentences.isEmpty || sentences.contains(where: { $0.filter { !$0.hasPrefix("<") }.count < 2 }) {
+            problem(at: item, "phrase \"\(template)\": <\(name)> is free text; said inside a phrase it needs at least two other words "
+                    + "around it, however the phrase is said, to tell where it starts and ends (or ask for it instead)")
+        }
+    }
+
     private mutating func parameter(_ name: String, _ node: Node, types: [String: EnumeratedType],
                                     earlier: [ParameterDefinition]) -> ParameterDefinition? {
         guard let body = mapping(node, what: "parameter \(name)") else { return nil }
         checkKeys(body, allowed: ["type", "required", "prompt", "shortPrompt", "default", "defaultQuestion", "askWhen",
-                                  "range", "step"])
+                                  "range", "step", "maxWords"])
         let isRequired = flag(body["required"], default: false)
         let prompt = body["prompt"]?.string
         let defaultValue = body["default"]?.string
@@ -332,9 +345,19 @@ struct ManifestReader {
         if let whenNode = body["askWhen"] {
             condition = parameterCondition(whenNode, earlier: earlier, types: types)
         }
-        return ParameterDefinition(name: name, type: type, isRequired: isRequired, prompt: prompt,
-                                   shortPrompt: body["shortPrompt"]?.string, defaultValue: defaultValue,
-                                   defaultQuestion: defaultQuestion, condition: condition)
+        var definition = ParameterDefinition(name: name, type: type, isRequired: isRequired, prompt: prompt,
+                                             shortPrompt: body["shortPrompt"]?.string, defaultValue: defaultValue,
+                                             defaultQuestion: defaultQuestion, condition: condition)
+        if let wordsNode = body["maxWords"] {
+            if type != .text {
+                problem(at: wordsNode, "maxWords: applies to text parameters (free text said inside a phrase)")
+            } else if let words = wordsNode.int, ParameterDefinition.maxWordsRange.contains(words) {
+                definition.maxWords = words
+            } else {
+                problem(at: wordsNode, "maxWords: is a whole number from \(ParameterDefinition.maxWordsRange.lowerBound) to \(ParameterDefinition.maxWordsRange.upperBound)")
+            }
+        }
+        return definition
     }
 
     private mutating func parameterType(_ typeName: String, _ body: Node.Mapping, at node: Node,

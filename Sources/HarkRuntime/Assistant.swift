@@ -243,8 +243,54 @@ public final class Assistant: Sendable {
                                   continuing: continuing, endsPhrase: false, isWholePhrase: false)
         }
         let (recognized, whole) = try await recognize(samples)
+        // A new request no grammar phrase fits may be one that says free text ("add oat milk to
+        // my shopping list"): dictation hears it, and its other words must be the phrase's own.
+        if !continuing, recognized.isRejected, !(await catalog.freeTextPhrases.isEmpty) {
+            let dictated = try await recognition.dictate(samples)
+            let catalog = await catalog
+            if catalog.freeTextMatch(dictated.words) != nil {
+                return HeardUtterance(recognition: dictated, sampleCount: samples.count, continuing: continuing,
+                                      endsPhrase: false, isWholePhrase: false)
+            }
+            // One of the phrase's own words heard as a word that sounds almost the same: asked about.
+            let phones = try await phonesOf(dictated.words + catalog.freeTextPhrases.flatMap { $0.sentences.joined() })
+            if let said = catalog.freeTextNearMatch(dictated.words, alike: { Self.soundAlike(phones[$0], phones[$1]) }) {
+                var unsure = Recognition(heardElsewhere: "", frames: dictated.frames, framesAfterLastWord: nil)
+                unsure.guess = said
+                unsure.rejection = "dictation heard \"\(dictated.text)\", nearly a phrase that says free text"
+                return HeardUtterance(recognition: unsure, sampleCount: samples.count, continuing: continuing,
+                                      endsPhrase: false, isWholePhrase: false)
+            }
+        }
         return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
                               endsPhrase: whole && Recognizer.saidInFull(recognized), isWholePhrase: whole)
+    }
+
+    /// Each word's pronunciations in the recogniser's dictionary (words it lacks are left out).
+    private func phonesOf(_ words: [String]) async throws -> [String: [[Substring]]] {
+        try await recognition.pronunciations(of: Set(words.filter { !$0.hasPrefix("<") }))
+            .mapValues { $0.map { $0.split(separator: " ") } }
+    }
+
+    /// Two words with pronunciations one phone apart (a phone more, less or changed): "add"
+    /// (AE D) and "and" (AE N D).
+    static func soundAlike(_ first: [[Substring]]?, _ second: [[Substring]]?) -> Bool {
+        guard let first, let second else { return false }
+        return first.contains { one in second.contains { other in phonesApart(one, other) <= 1 } }
+    }
+
+    /// The phone edit distance between two pronunciations.
+    static func phonesApart(_ first: [Substring], _ second: [Substring]) -> Int {
+        guard abs(first.count - second.count) <= 1 else { return 2 }
+        var previous = Array(0...second.count)
+        for (i, a) in first.enumerated() {
+            var current = [i + 1] + [Int](repeating: 0, count: second.count)
+            for (j, b) in second.enumerated() {
+                current[j + 1] = min(previous[j] + (a == b ? 0 : 1), previous[j + 1] + 1, current[j] + 1)
+            }
+            previous = current
+        }
+        return previous[second.count]
     }
 
     /// Starts a new request unless `continuing`, and has the recogniser use that turn's grammar.

@@ -131,6 +131,10 @@ public actor RecognitionService {
         try loadedRecognizer().isWholePhrase(recognition)
     }
 
+    public func pronunciations(of words: Set<String>) throws(RecognitionError) -> [String: [String]] {
+        try loadedRecognizer().pronunciations(of: words)
+    }
+
     public func pronunciation(of word: String) throws(RecognitionError) -> String? {
         try loadedRecognizer().pronunciation(of: word)
     }

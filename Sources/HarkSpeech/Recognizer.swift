@@ -176,6 +176,16 @@ public final class Recognizer {
     }
 
     /// The phones Hark listens for when it hears `word`, or nil if no dictionary knows it.
+    /// Every pronunciation the dictionary gives each word, alternates included ("and": AH N D
+    /// and AE N D); a word it lacks is left out.
+    public func pronunciations(of words: Set<String>) throws(RecognitionError) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for (entry, phones) in try dictionary.entries(for: Set(words.map { $0.lowercased() })) {
+            found[String(entry.prefix { $0 != "(" }), default: []].append(phones)
+        }
+        return found
+    }
+
     public func pronunciation(of word: String) throws(RecognitionError) -> String? {
         try learn([word])
         return decoder.pronunciation(of: word.lowercased())

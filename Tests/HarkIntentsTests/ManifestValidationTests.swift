@@ -95,6 +95,48 @@ import Testing
         """, "<text> is free text")
     }
 
+    @Test func freeTextInsideAPhraseNeedsWordsAroundItAndNoOtherParameter() throws {
+        Self.expectProblem("""
+        name: Notes
+        types:
+          Color: {values: [red]}
+        intents:
+          CreateNote:
+            parameters:
+              text: {type: text, required: true, prompt: What should it say?}
+              color: {type: Color}
+            phrases: [make a <color> note saying <text>]
+        """, "can say no other parameter")
+        Self.expectProblem("""
+        name: Notes
+        intents:
+          CreateNote:
+            parameters:
+              text: {type: text, required: true, prompt: What should it say?, maxWords: 12}
+            phrases: [make a note saying <text>]
+        """, "maxWords: is a whole number from 1 to 8")
+        Self.expectProblem("""
+        name: Notes
+        intents:
+          CreateNote:
+            parameters:
+              count: {type: integer, maxWords: 2}
+            phrases: [make <count> notes]
+        """, "maxWords: applies to text parameters")
+        #expect(throws: Never.self) {
+            try AppCatalog.manifest(yaml: """
+                name: Notes
+                intents:
+                  CreateNote:
+                    category: create
+                    parameters:
+                      text: {type: text, required: true, prompt: What should it say?, maxWords: 6}
+                    phrases: [make a note saying <text>]
+                    responses: {success: Noted.}
+                """, identifier: "notes")
+        }
+    }
+
     @Test func refusesAChildAskedBeforeItsParent() {
         Self.expectProblem(Self.header + """
 

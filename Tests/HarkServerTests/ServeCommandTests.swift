@@ -106,15 +106,17 @@ import Testing
         #expect(!next.isEmpty && next != "Soup Shack: Pickup or delivery?" && !next.contains("didn't catch"), "\(next)")
 
         // Hark's voice, as the reference client reads it: one format from audio-start to audio-stop,
-        // a sentence's length of speech, and the same audio as Hark says it itself.
+        // a sentence's length of speech, and as long and as loud as Hark says it itself (not
+        // sample for sample: the server's voice also knows its apps' words).
         let speech = try #require((result["speech"] as? [[String: Any]])?.first)
         #expect(speech["rate"] as? Int == 22_050 && speech["width"] as? Int == 2 && speech["channels"] as? Int == 1)
         let seconds = speech["seconds"] as? Double ?? 0
         #expect(seconds > 1 && seconds < 4, "\(seconds) s")
         let received = try WAVFile.read(contentsOf: URL(fileURLWithPath: try #require(speech["path"] as? String)))
         let own = try await SpeechService(settings: VoiceSettings()).speak("Turning on the garage light.")
-        #expect(received.frameCount == own.frameCount)
-        #expect(zip(received.samples, own.samples).allSatisfy { abs($0 - $1) < 1e-3 })
+        #expect(abs(received.frameCount - own.frameCount) < own.frameCount / 50, "\(received.frameCount) vs \(own.frameCount)")
+        let loudness = { (clip: AudioClip) in (clip.samples.reduce(0) { $0 + $1 * $1 } / Float(max(clip.samples.count, 1))).squareRoot() }
+        #expect(abs(loudness(received) / loudness(own) - 1) < 0.1)
 
         // SIGTERM stops it cleanly.
         server.terminate()

@@ -1,0 +1,82 @@
+import Foundation
+import HarkAudio
+import HarkDialogue
+import HarkGrammar
+import HarkIntents
+@testable import HarkRuntime
+import HarkSpeech
+import HarkTestSupport
+import Testing
+
+/// Free text said inside a phrase ("put <item> on my shopping list"): no grammar holds it, so
+/// a request no phrase fits is dictated with the general language model and matched on the
+/// phrase's other words; one of them only sounding alike is asked about.
+@Suite(.serialized) struct FreeTextPhraseTests {
+    static let lists = """
+        name: Lists
+        intents:
+          AddItem:
+            category: create
+            parameters:
+              item: {type: text, required: true, prompt: What should I add?, maxWords: 3}
+            phrases: ["add <item> to my shopping list", "put <item> on [my] shopping list"]
+            responses:
+              success: Added ${item} to your shopping list.
+        """
+
+    static func catalog() throws -> AppCatalog {
+        AppCatalog(apps: [try AppCatalog.manifest(yaml: lists, identifier: "lists")])
+    }
+
+    @Test func theTextIsFoundBetweenThePhrasesOtherWords() throws {
+        let catalog = try Self.catalog()
+        func item(_ text: String) -> String? {
+            catalog.freeTextMatch(Grammar.words(of: text))?.values["item"]?.identifier
+        }
+        #expect(item("add oat milk to my shopping list") == "oat milk")
+        #expect(item("put bread on shopping list") == "bread")
+        #expect(item("add to my shopping list") == nil)              // no text
+        #expect(item("add a big box of eggs to my shopping list") == nil)  // over maxWords
+        #expect(item("add oat milk to my list") == nil)               // not the phrase's words
+        // Not in the grammar: the recogniser cannot be forced onto it.
+        #expect(!catalog.topLevelGrammar().rules.contains { $0.tag.hasPrefix("lists.") })
+        // "and" for "add": one phone apart, so asked about.
+        let alike: (String, String) -> Bool = { Set([$0, $1]) == ["add", "and"] }
+        #expect(catalog.freeTextNearMatch(Grammar.words(of: "and oat milk to my shopping list"), alike: alike)
+            == Grammar.words(of: "add oat milk to my shopping list"))
+        #expect(catalog.freeTextNearMatch(Grammar.words(of: "and oat milk to my shopping lists"), alike: alike) == nil)
+    }
+
+    @Test func soundingAlikeIsOnePhoneApart() {
+        func phones(_ text: String) -> [[Substring]] { [text.split(separator: " ")] }
+        #expect(Assistant.soundAlike(phones("AE D"), phones("AE N D")))
+        #expect(Assistant.soundAlike(phones("AA N"), phones("IH N")))
+        #expect(!Assistant.soundAlike(phones("AE D"), phones("AH N D")))
+        #expect(Assistant.soundAlike([["AH", "N", "D"], ["AE", "N", "D"]], phones("AE D")))
+    }
+
+    @Test func aTypedRequestIsCarriedOutWithItsText() async throws {
+        var engine = DialogueEngine(catalog: try Self.catalog())
+        let reply = await engine.respond(to: .text("add oat milk to my shopping list"))
+        #expect(reply.speech == "Lists: Added oat milk to your shopping list.")
+        #expect(reply.handled?.request.values["item"]?.identifier == "oat milk")
+    }
+
+    /// Real decoding of flite's voices (audio-fixtures/free-text): one heard word for word and
+    /// carried out; one heard with "and" for "add", asked about, and carried out on "yes".
+    @Test func spokenRequestsAreDictatedAndMatched() async throws {
+        let folder = try temporaryDirectory().appendingPathComponent("lists")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(Self.lists.utf8).write(to: folder.appendingPathComponent("app.yaml"))
+        let assistant = try await Assistant.start(AssistantConfiguration(
+            appsDirectory: folder, modelsDirectory: Fixtures.root.appendingPathComponent("models"),
+            dataDirectory: try temporaryDirectory()))
+        let (bread, _) = try await assistant.answer(recordingAt: Fixtures.audio("free-text/put_bread_on_my_shopping_list.rms.wav"))
+        #expect(bread.text == "put bread on my shopping list" && bread.slots == ["item": "bread"])
+        #expect(bread.reply == "Lists: Added bread to your shopping list.")
+        let (towels, _) = try await assistant.answer(recordingAt: Fixtures.audio("free-text/add_paper_towels_to_my_shopping_list.slt.wav"))
+        #expect(towels.reply == "Did you say add paper towels to my shopping list?" && towels.expectsAnswer)
+        let (yes, _) = try await assistant.answer(recordingAt: Fixtures.audio("conversations/grind.2.wav"), continuing: true)
+        #expect(yes.reply == "Lists: Added paper towels to your shopping list.", "\(yes.text)")
+    }
+}
