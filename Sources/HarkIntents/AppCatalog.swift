@@ -296,19 +296,11 @@ public struct AppCatalog: Sendable {
     /// in order, and between them one to `maxWords` words, which are the text. The first phrase
     /// that fits wins; nil when none does.
     public func freeTextMatch(_ words: [String]) -> IntentMatch? {
-        for phrase in freeTextPhrases {
-            let token = "<\(phrase.parameter.name)>"
-            let longest = phrase.parameter.maxWords ?? ParameterDefinition.defaultMaxWords
-            for sentence in phrase.sentences {
-                guard let slot = sentence.firstIndex(of: token) else { continue }
-                let before = sentence[..<slot], after = sentence[(slot + 1)...]
-                let spanLength = words.count - before.count - after.count
-                guard (1...longest).contains(spanLength), words.starts(with: before),
-                      words.suffix(after.count).elementsEqual(after) else { continue }
-                let text = words[before.count..<(before.count + spanLength)].joined(separator: " ")
-                let value = IntentMatch.Value(value: ParameterValue(identifier: text, spoken: text), heard: text)
-                return IntentMatch(app: phrase.app, intent: phrase.intent, values: [phrase.parameter.name: value])
-            }
+        for (phrase, before, after) in freeTextSentences(around: words.count)
+        where words.starts(with: before) && words.suffix(after.count).elementsEqual(after) {
+            let text = words[before.count..<(words.count - after.count)].joined(separator: " ")
+            let value = IntentMatch.Value(value: ParameterValue(identifier: text, spoken: text), heard: text)
+            return IntentMatch(app: phrase.app, intent: phrase.intent, values: [phrase.parameter.name: value])
         }
         return nil
     }
@@ -318,22 +310,26 @@ public struct AppCatalog: Sendable {
     /// the request as the phrase says it, for Hark to ask about ("Did you say …?"); nil when
     /// no phrase comes that near, or one fits exactly (`freeTextMatch`).
     public func freeTextNearMatch(_ words: [String], alike: (String, String) -> Bool) -> [String]? {
-        for phrase in freeTextPhrases {
-            let token = "<\(phrase.parameter.name)>"
-            let longest = phrase.parameter.maxWords ?? ParameterDefinition.defaultMaxWords
-            for sentence in phrase.sentences {
-                guard let slot = sentence.firstIndex(of: token) else { continue }
-                let before = Array(sentence[..<slot]), after = Array(sentence[(slot + 1)...])
-                let spanLength = words.count - before.count - after.count
-                guard (1...longest).contains(spanLength) else { continue }
-                let heardBefore = Array(words.prefix(before.count)), heardAfter = Array(words.suffix(after.count))
-                let pairs = zip(before + after, heardBefore + heardAfter)
-                let differing = pairs.filter { $0.0 != $0.1 }
-                guard differing.count == 1, let (said, heard) = differing.first, alike(said, heard) else { continue }
-                return before + words[before.count..<(before.count + spanLength)] + after
-            }
+        for (_, before, after) in freeTextSentences(around: words.count) {
+            let heard = Array(words.prefix(before.count)) + Array(words.suffix(after.count))
+            let differing = zip(before + after, heard).filter { $0.0 != $0.1 }
+            guard differing.count == 1, let (said, misheard) = differing.first, alike(said, misheard) else { continue }
+            return before + words[before.count..<(words.count - after.count)] + after
         }
         return nil
+    }
+
+    /// Every way of saying a free-text phrase that leaves one to `maxWords` of `count` words for
+    /// the text: the phrase, and its words before and after the text.
+    private func freeTextSentences(around count: Int) -> [(FreeTextPhrase, before: [String], after: [String])] {
+        freeTextPhrases.flatMap { phrase in
+            phrase.sentences.compactMap { sentence -> (FreeTextPhrase, before: [String], after: [String])? in
+                guard let slot = sentence.firstIndex(of: "<\(phrase.parameter.name)>") else { return nil }
+                let before = Array(sentence[..<slot]), after = Array(sentence[(slot + 1)...])
+                let longest = phrase.parameter.maxWords ?? ParameterDefinition.defaultMaxWords
+                return (1...longest).contains(count - before.count - after.count) ? (phrase, before, after) : nil
+            }
+        }
     }
 
     /// The free-text parameter `phrase` says, if it says one.

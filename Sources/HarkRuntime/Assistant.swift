@@ -245,7 +245,10 @@ public final class Assistant: Sendable {
         let (recognized, whole) = try await recognize(samples)
         // A new request no grammar phrase fits may be one that says free text ("add oat milk to
         // my shopping list"): dictation hears it, and its other words must be the phrase's own.
-        if !continuing, recognized.isRejected, !(await catalog.freeTextPhrases.isEmpty) {
+        // Dictation costs about a tenth of the audio's length, so longer speech (not a request
+        // of a few words) is not dictated.
+        if !continuing, recognized.isRejected, samples.count <= Self.longestFreeTextRequest * PipelineAudio.sampleRate,
+           !(await catalog.freeTextPhrases.isEmpty) {
             let dictated = try await recognition.dictate(samples)
             let catalog = await catalog
             if catalog.freeTextMatch(dictated.words) != nil {
@@ -265,6 +268,9 @@ public final class Assistant: Sendable {
         return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,
                               endsPhrase: whole && Recognizer.saidInFull(recognized), isWholePhrase: whole)
     }
+
+    /// Seconds: the longest utterance dictated as a request that says free text.
+    static let longestFreeTextRequest = 5
 
     /// Each word's pronunciations in the recogniser's dictionary (words it lacks are left out).
     private func phonesOf(_ words: [String]) async throws -> [String: [[Substring]]] {
