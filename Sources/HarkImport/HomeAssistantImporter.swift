@@ -5,8 +5,9 @@ import Yams
 /// into a Hark app, through the same writer as Rhasspy's: `intents:` → intents and their
 /// `data:` blocks' sentences, `{list}` and `{list:slot}` → parameters with the list's values,
 /// `lists:` (`values:` with `in:`/`out:`, `range:`), `expansion_rules:` → rules written in
-/// place, a block's `slots:` → values its phrases set without saying. What Hark cannot hold
-/// (wildcard lists, `requires_context:`, `excludes_context:`, `response:`) is reported by line.
+/// place, a block's `slots:` → values its phrases set without saying, wildcard lists → free
+/// text said inside a phrase where Hark can hold it. What Hark cannot hold (`requires_context:`,
+/// `excludes_context:`, `response:`, a wildcard beside another slot) is reported by line.
 public enum HomeAssistantImporter {
     /// The app made of `text`, a sentence file's YAML; `file` is the name notes are reported by.
     public static func makeApp(name: String, file: String, text: String) -> RhasspyImporter.Result {
@@ -17,7 +18,8 @@ public enum HomeAssistantImporter {
             RhasspySentences.Section(intent: $0.name, line: $0.line, rules: reader.rules, sentences: $0.sentences)
         }
         var importer = RhasspyImporter(file: file, sentences: RhasspySentences(sections: sections, notes: []),
-                                       slots: reader.lists, unsayableLists: reader.unsayable, origin: "Home Assistant's",
+                                       slots: reader.lists, unsayableLists: reader.unsayable, freeTextLists: reader.wildcards,
+                                       origin: "Home Assistant's",
                                        missingList: { "{\($0)} is not in lists: (Home Assistant fills such lists from its devices; list their names there)" })
         var result = importer.makeApp(name: name)
         result.report = reader.notes + result.report
@@ -33,6 +35,8 @@ private struct SourceReader {
     /// List name → its values as lines of the template language (a slot file's form).
     var lists: [String: [String]] = [:]
     var unsayable: [String: String] = [:]
+    /// Lists of any words.
+    var wildcards: Set<String> = []
     var notes: [String] = []
 
     init(file: String) {
@@ -146,8 +150,9 @@ private struct SourceReader {
                     note(key, "list \(name): the range's type: and multiplier: are not carried over; its values are the numbers said")
                 }
             } else if body["wildcard"]?.bool == true {
-                unsayable[name] = "is a wildcard (any words), which a Hark phrase cannot hold yet"
-                note(key, "list \(name) is a wildcard: sentences that use it are left out")
+                wildcards.insert(name)
+                note(key, "list \(name) is a wildcard: free text of up to \(AppYAML.freeTextWords) words, heard by dictation "
+                     + "(Hark's phrases that say it have no other slot and two other words around it)")
             } else {
                 note(key, "list \(name) has no values:, range: or wildcard:; sentences that use it are left out")
             }

@@ -12,8 +12,10 @@ public struct ImportedApp: Sendable, Equatable {
     public struct Parameter: Sendable, Equatable {
         public var name: String
         public var values: [Value]
-        /// The enumerated type written for it (see `assignTypes`).
+        /// The enumerated type written for it (see `assignTypes`), or "text" for free text.
         public var type: String = ""
+        /// Any words (Home Assistant's wildcard lists): Hark's free text said inside a phrase.
+        public var isFreeText = false
     }
 
     public struct Intent: Sendable, Equatable {
@@ -61,6 +63,12 @@ public struct ImportedApp: Sendable, Equatable {
             saidValues = [:]
         }
 
+        /// Adds a parameter that takes any words.
+        mutating func addFreeText(parameter name: String) {
+            guard !parameters.contains(where: { $0.name == name }) else { return }
+            parameters.append(Parameter(name: name, values: [], isFreeText: true))
+        }
+
         /// Adds a parameter's values, merged with those it already has.
         mutating func add(parameter name: String, values: [Value]) {
             if let index = parameters.firstIndex(where: { $0.name == name }) {
@@ -85,6 +93,10 @@ public struct ImportedApp: Sendable, Equatable {
         for intentIndex in intents.indices {
             for parameterIndex in intents[intentIndex].parameters.indices {
                 let parameter = intents[intentIndex].parameters[parameterIndex]
+                if parameter.isFreeText {
+                    intents[intentIndex].parameters[parameterIndex].type = "text"
+                    continue
+                }
                 var type = Self.camel(parameter.name)
                 if let existing = taken[type], Set(existing) != Set(parameter.values) {
                     type = intents[intentIndex].name + type
@@ -97,7 +109,8 @@ public struct ImportedApp: Sendable, Equatable {
 
     public var types: [(name: String, values: [Value])] {
         var seen = Set<String>()
-        return intents.flatMap(\.parameters).compactMap { seen.insert($0.type).inserted ? ($0.type, $0.values) : nil }
+        return intents.flatMap(\.parameters).filter { !$0.isFreeText }
+            .compactMap { seen.insert($0.type).inserted ? ($0.type, $0.values) : nil }
     }
 
     static func camel(_ name: String) -> String {
@@ -155,6 +168,7 @@ public enum AppYAML {
                     let spokenName = parameter.name.replacingOccurrences(of: "_", with: " ")
                     lines.append("      \(parameter.name):")
                     lines.append("        type: \(parameter.type)")
+                    if parameter.isFreeText { lines.append("        maxWords: \(Self.freeTextWords)") }
                     if saidByEvery.contains(parameter.name) {
                         lines.append("        required: true")
                         lines.append("        prompt: \(quoted("Which \(spokenName)?"))")
@@ -183,6 +197,9 @@ public enum AppYAML {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// Words a wildcard takes when said inside a phrase.
+    static let freeTextWords = 4
 
     /// A YAML double-quoted scalar.
     static func quoted(_ text: String) -> String {

@@ -22,8 +22,10 @@ public struct RhasspyImporter {
     let sentences: RhasspySentences
     /// Slot name → the lines of its file in the slots folder.
     let slots: [String: [String]]
-    /// Lists that cannot be said in a phrase, and why (Home Assistant's wildcards).
+    /// Lists that cannot be said in a phrase, and why.
     let unsayableLists: [String: String]
+    /// Lists of any words (Home Assistant's wildcards): free text said inside a phrase.
+    let freeTextLists: Set<String>
     /// Where the sentences came from, for the app's description.
     let origin: String
     /// What is said of a list the sentences name but do not give.
@@ -37,11 +39,12 @@ public struct RhasspyImporter {
 
     /// Sentences already read (`HomeAssistantImporter` reads its YAML into the same form).
     init(file: String, sentences: RhasspySentences, slots: [String: [String]], unsayableLists: [String: String] = [:],
-         origin: String, missingList: @escaping @Sendable (String) -> String) {
+         freeTextLists: Set<String> = [], origin: String, missingList: @escaping @Sendable (String) -> String) {
         self.file = file
         self.sentences = sentences
         self.slots = slots
         self.unsayableLists = unsayableLists
+        self.freeTextLists = freeTextLists
         self.origin = origin
         self.missingList = missingList
     }
@@ -68,10 +71,17 @@ public struct RhasspyImporter {
             }
             for sentence in section.sentences {
                 var writer = PhraseWriter(section: section, all: sentences.sections, slots: slots, unsayable: unsayableLists,
-                                          missingList: missingList, line: sentence.line)
+                                          freeText: freeTextLists, missingList: missingList, line: sentence.line)
                 let phrase = writer.phrase(sentence.expression)
                 for message in writer.notes { note(sentence.line, message) }
                 guard writer.isUsable else { continue }
+                if let wildcard = writer.freeTextParameters.first {
+                    if let problem = Self.freeTextProblem(in: phrase, parameter: wildcard) {
+                        note(sentence.line, "{\(wildcard)} is a wildcard (any words): \(problem); the sentence is left out")
+                        continue
+                    }
+                    intent.addFreeText(parameter: wildcard)
+                }
                 for (parameter, values) in writer.parameters {
                     intent.add(parameter: parameter, values: values)
                 }
@@ -91,6 +101,17 @@ public struct RhasspyImporter {
         }
         app.assignTypes()
         return Result(app: app, report: report)
+    }
+
+    /// Why Hark cannot hold `phrase` with its free text, if it cannot (see `ManifestReader`).
+    static func freeTextProblem(in phrase: String, parameter: String) -> String? {
+        guard let template = try? PhraseTemplate(phrase) else { return "the sentence cannot be written as a phrase" }
+        guard template.parameterNames == [parameter] else { return "a Hark phrase that says any words can say no other slot" }
+        let sentences = PhraseExpansion.sentences(of: template) ?? []
+        guard !sentences.isEmpty, sentences.allSatisfy({ $0.filter { !$0.hasPrefix("<") }.count >= 2 }) else {
+            return "a Hark phrase needs at least two other words around them, however it is said"
+        }
+        return nil
     }
 
     private mutating func note(_ line: Int, _ text: String) {
@@ -113,19 +134,23 @@ struct PhraseWriter {
     let all: [RhasspySentences.Section]
     let slots: [String: [String]]
     let unsayable: [String: String]
+    let freeText: Set<String>
     let missingList: (String) -> String
     let line: Int
     private(set) var parameters: [(String, [ImportedApp.Value])] = []
+    /// The parameters the sentence says as any words (a wildcard list).
+    private(set) var freeTextParameters: [String] = []
     private(set) var notes: [String] = []
     private(set) var isUsable = true
     private var rulesInUse: [String] = []
 
     init(section: RhasspySentences.Section, all: [RhasspySentences.Section], slots: [String: [String]],
-         unsayable: [String: String], missingList: @escaping (String) -> String, line: Int) {
+         unsayable: [String: String], freeText: Set<String> = [], missingList: @escaping (String) -> String, line: Int) {
         self.section = section
         self.all = all
         self.slots = slots
         self.unsayable = unsayable
+        self.freeText = freeText
         self.missingList = missingList
         self.line = line
     }
@@ -171,6 +196,9 @@ struct PhraseWriter {
                 return ""
             }
             return "(" + words.joined(separator: " | ") + ")"
+        case .tagged(.slotList(let list), let name, nil) where freeText.contains(list):
+            if !freeTextParameters.contains(name) { freeTextParameters.append(name) }
+            return "<\(name)>"
         case .tagged(let inner, let name, let fixed):
             var values = enumerate(inner)
             if let fixed { values = values.map { ImportedApp.Value(spoken: $0.spoken, id: fixed) } }

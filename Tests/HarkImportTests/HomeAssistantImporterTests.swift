@@ -65,7 +65,7 @@ import Testing
 
     @Test func everyConstructBecomesPhrasesParametersAndValues() throws {
         let (result, app) = try Self.imported()
-        #expect(app.intents.map(\.name) == ["HassTurnOn", "HassLightSet"])
+        #expect(app.intents.map(\.name) == ["HassTurnOn", "HassLightSet", "HassShoppingListAddItem"])
         let turnOn = try #require(app.intent(named: "HassTurnOn"))
         // The expansion rule written in place; {cover:name} fills the name slot from the cover list.
         #expect(turnOn.phrases.map(\.description) == ["(turn | switch) on [the] <name>", "open [the] <name>"])
@@ -80,15 +80,34 @@ import Testing
         #expect(lightSet.parameter(named: "color")?.isRequired == false)
         let spoken = result.app.intents[1].parameters.first { $0.name == "brightness" }?.values.map { "\($0.spoken)=\($0.id)" }
         #expect(spoken == ["ten=10", "twenty=20", "thirty=30"])
+        // The wildcard list: free text said inside the phrase.
+        let shopping = try #require(app.intent(named: "HassShoppingListAddItem"))
+        #expect(shopping.phrases.map(\.description) == ["add <item> to my shopping list"])
+        #expect(shopping.parameter(named: "item")?.type == .text && shopping.parameter(named: "item")?.maxWords == 4)
     }
 
     @Test func whatCannotBeCarriedOverIsReportedByLine() throws {
         let (result, _) = try Self.imported()
         #expect(result.report.contains("home.yaml:13: requires_context: is not carried over: Hark knows no devices' state; limit the phrase with only: in the app.yaml instead"), "\(result.report)")
-        #expect(result.report.contains("home.yaml:44: list item is a wildcard: sentences that use it are left out"))
-        #expect(result.report.contains("home.yaml:23: {item} is a wildcard (any words), which a Hark phrase cannot hold yet; the sentence is left out"))
+        #expect(result.report.contains("home.yaml:44: list item is a wildcard: free text of up to 4 words, heard by dictation (Hark's phrases that say it have no other slot and two other words around it)"), "\(result.report)")
         #expect(result.report.contains { $0.hasPrefix("home.yaml:27: {area} is not in lists:") })
-        #expect(result.report.contains("home.yaml:20: intent HassShoppingListAddItem has no sentence that could be carried over, left out"))
+        // A wildcard beside another slot is more than a Hark phrase holds.
+        let mixed = HomeAssistantImporter.makeApp(name: "Notes", file: "notes.yaml", text: """
+            language: en
+            intents:
+              AddNote:
+                data:
+                  - sentences:
+                      - "note {text} in {color}"
+                      - "note {text}"
+            lists:
+              text:
+                wildcard: true
+              color:
+                values: [red]
+            """)
+        #expect(mixed.report.contains("notes.yaml:6: {text} is a wildcard (any words): a Hark phrase that says any words can say no other slot; the sentence is left out"), "\(mixed.report)")
+        #expect(mixed.report.contains("notes.yaml:7: {text} is a wildcard (any words): a Hark phrase needs at least two other words around them, however it is said; the sentence is left out"))
     }
 
     @Test func theAppHearsWhatHomeAssistantWould() throws {
@@ -106,5 +125,6 @@ import Testing
         #expect(heard("open the kitchen light") == nil)
         #expect(heard("set the kitchen light to thirty percent") == "HassLightSet brightness=30 name=kitchen light")
         #expect(heard("set the kitchen light to fifteen percent") == nil)
+        #expect(catalog.freeTextMatch(Grammar.words(of: "add oat milk to my shopping list"))?.values["item"]?.identifier == "oat milk")
     }
 }
