@@ -25,8 +25,9 @@ struct WyomingServerTests {
         let assistant = try await Assistant.start(configuration)
         var wake = WakeWordConfiguration(keyPhrase: "jarvis")
         wake.otherPhrases = ["athena", "amelia"]
-        // Rooms far enough apart in time for a test run's loaded cores (SatelliteTests).
-        return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake, roomsWindow: 2)
+        // Rooms far enough apart in time for a test run's loaded cores (SatelliteTests: a full
+        // run on two cores has put two real-time satellites more than 2 s apart).
+        return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake, roomsWindow: 5)
     }
 
     /// Serving `hark` on an ephemeral loopback port.
