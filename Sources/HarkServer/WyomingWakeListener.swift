@@ -16,8 +16,8 @@ actor WyomingWakeListener {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private let configuration: WakeWordConfiguration
-    /// The phrases served (`WakeWordConfiguration.phrases`), as `info` names them.
-    private let phrases: [String]
+    /// The phrases served, as `info` names them.
+    private var phrases: [String] { configuration.phrases }
     /// Made at the first `start`.
     private var spotter: WakeWordSpotter?
     /// The phrases this stretch listens for.
@@ -31,8 +31,7 @@ actor WyomingWakeListener {
 
     init(_ configuration: WakeWordConfiguration) {
         self.configuration = configuration
-        phrases = configuration.phrases
-        wanted = Set(phrases)
+        wanted = Set(configuration.phrases)
     }
 
     /// A new stretch of listening for `names` (nil or empty: every phrase served).
