@@ -34,8 +34,10 @@ let package = Package(
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate",
                        providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp",
+                       providers: [.apt(["libspeexdsp-dev"])]),
 
-        .target(name: "HarkAudio", dependencies: ["CALSA", "CSampleRate"], swiftSettings: strictness),
+        .target(name: "HarkAudio", dependencies: ["CALSA", "CSampleRate", "CSpeexDSP"], swiftSettings: strictness),
         .target(name: "HarkGrammar", swiftSettings: strictness),
         // Numbers as English words: heard by the intents' grammars, said by the voice.
         .target(name: "HarkNumbers", swiftSettings: strictness),

@@ -1,0 +1,92 @@
+import Foundation
+@testable import HarkAudio
+import HarkTestSupport
+import Testing
+
+/// speexdsp's canceller on a simulated room: a real recording played through a loudspeaker
+/// 37 ms and a reverberant room away from the microphone.
+@Suite struct EchoCancellerTests {
+    /// A room's impulse response: the direct path, then reflections decaying to -60 dB in
+    /// `reverberation` seconds (fixed seed: the same room every run).
+    static func room(delay: Int, gain: Double, reverberation: Double = 0.2) -> [Double] {
+        let length = delay + Int(reverberation * 16_000)
+        var response = [Double](repeating: 0, count: length)
+        response[delay] = gain
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for index in (delay + 16)..<length {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let noise = Double(Int64(bitPattern: state % 2_000_001) - 1_000_000) / 1_000_000
+            let decay = pow(10, -3 * Double(index - delay) / (reverberation * 16_000))
+            response[index] = gain * 0.3 * noise * decay
+        }
+        return response
+    }
+
+    static func convolve(_ signal: [Int16], _ response: [Double]) -> [Int16] {
+        let taps = response.enumerated().filter { $0.element != 0 }
+        return signal.indices.map { index in
+            var sum = 0.0
+            for (lag, weight) in taps where lag <= index { sum += Double(signal[index - lag]) * weight }
+            return Int16(max(-32_768, min(32_767, sum.rounded())))
+        }
+    }
+
+    static func speech() throws -> [Int16] {
+        let one = try WAVFile.read(contentsOf: Fixtures.audio("home-en/turn_on_the_garage_light.wav")).pipelineSamples()
+        let two = try WAVFile.read(contentsOf: Fixtures.audio("home-en/how_cold_is_it.wav")).pipelineSamples()
+        return one + two + one
+    }
+
+    static func energy(_ samples: ArraySlice<Int16>) -> Double {
+        samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))
+    }
+
+    @Test func theDelayIsFoundInTheAudio() throws {
+        let played = try Self.speech()
+        let captured = Self.convolve(played, Self.room(delay: 592, gain: 0.5))
+        let found = try #require(EchoDelay.estimate(captured: captured, played: played))
+        // Kept 20 ms short of the 37 ms, to a frame.
+        #expect((592 - 320 - 160...592 - 320 + 160).contains(found.samples), "\(found)")
+        #expect(found.correlation > 0.8)
+        #expect(EchoDelay.estimate(captured: captured, played: [Int16](repeating: 0, count: played.count)) == nil)
+    }
+
+    @Test func theLoudspeakersSoundIsTakenOut() throws {
+        let played = try Self.speech()
+        let captured = Self.convolve(played, Self.room(delay: 592, gain: 0.5))
+        // Aligned as the loop aligns it: the played audio shifted by the delay found.
+        let delay = try #require(EchoDelay.estimate(captured: captured, played: played)).samples
+        let aligned = [Int16](repeating: 0, count: delay) + played.dropLast(delay)
+        let canceller = try EchoCanceller()
+        let cleaned = canceller.cancel(captured: captured, played: aligned)
+        // Echo return loss enhancement once the filter has learnt the room (after 2 s).
+        let settled = 32_000..<captured.count
+        let enhancement = 10 * log10(Self.energy(captured[settled]) / max(Self.energy(cleaned[settled]), 1))
+        #expect(enhancement > 15, "ERLE \(enhancement) dB")
+    }
+
+    @Test func aPersonSpeakingOverTheLoudspeakerIsKept() throws {
+        let played = try Self.speech()
+        // Someone else saying "Jarvis" (audio-fixtures/wake: real people), as a person interrupting would.
+        let wakes = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav")).pipelineSamples()
+        let person = Array(wakes[16_000..<Int(4.07 * 16_000)])
+        let echo = Self.convolve(played, Self.room(delay: 592, gain: 0.5))
+        // The person speaks in the last part, over the reply.
+        let start = played.count - person.count - 8_000
+        var captured = echo
+        for (offset, sample) in person.enumerated() {
+            captured[start + offset] = Int16(max(-32_768, min(32_767, Int(captured[start + offset]) + Int(sample))))
+        }
+        let delay = try #require(EchoDelay.estimate(captured: captured, played: played)).samples
+        let aligned = [Int16](repeating: 0, count: delay) + played.dropLast(delay)
+        let cleaned = try EchoCanceller().cancel(captured: captured, played: aligned)
+        let during = start..<(start + person.count)
+        // What is left there is the person, with the echo well down: the difference from the
+        // person alone is far below the echo that was there, and the person's level is kept.
+        let residue = zip(cleaned[during], person).map { Int16(clamping: Int($0) - Int($1)) }
+        let echoDown = 10 * log10(Self.energy(echo[during]) / max(Self.energy(residue[...]), 1))
+        let personLevel = 10 * log10(Self.energy(cleaned[during]) / Self.energy(person[...]))
+        #expect(echoDown > 6, "\(echoDown) dB")
+        #expect(abs(personLevel) < 3, "\(personLevel) dB")
+    }
+}
