@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-real bench-serve adapt soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-echo bench-real bench-serve adapt soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -30,6 +30,7 @@ help:
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make bench-serve — 8 Wyoming clients at once on hark serve: latency, crossed conversations, memory, bad input"
+	@echo "make bench-echo — wake words said while Hark speaks: quiet room, over its echo, echo cancelled"
 	@echo "make adapt — estimate models/en-us.mllr, the acoustic adaptation, from real voices the benchmarks do not measure"
 	@echo "make soak — ten thousand requests in one process: memory at 1,000 and 10,000"
 	@echo "make check-release — build the release binary and check it needs no Swift toolchain to run"
@@ -108,6 +109,14 @@ bench-wake: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
 	$(RELEASE_HARK) bench-wake --corpus bench-out/wake --phrases jarvis athena amelia hey-chatterbox --json bench-out/wake.json
+
+# Wake words said while Hark speaks (the issue of barge-in): the test recordings of "jarvis" from
+# make bench-wake's corpus, each 3 s into Hark's reply coming back through a simulated room, heard
+# in a quiet room, over the echo and over the echo after the canceller.
+bench-echo: release
+	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
+	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
+	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100
 
 # Recogniser corpus: the home-en sentences, sentences drawn from the apps' phrases and speech to
 # reject, in many synthetic voices, clean and at 20, 10 and 5 dB SNR, and the real home-en

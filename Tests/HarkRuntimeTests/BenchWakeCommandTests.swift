@@ -56,6 +56,23 @@ import Testing
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
     }
 
+    /// `hark bench-echo` on the same real "jarvis": found in a quiet room, and the echo of Hark's
+    /// reply cut by the canceller at every level.
+    @Test func benchEchoPrintsWakesFoundEachWayAndTheEchoTakenOut() throws {
+        let corpus = try Self.corpus(in: try temporaryDirectory())
+        let outcome = try CommandLineTests.hark(["bench-echo", corpus.appendingPathComponent("positives/jarvis/clean").path])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let rows = outcome.output.split(separator: "\n").dropFirst().map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(rows.map { $0.first } == ["+0 dB", "-6 dB", "-12 dB"], "\(outcome.output)")
+        for row in rows {
+            #expect(row[1] == "1/1", "\(row)")
+            let enhancement = Double(row[4].replacingOccurrences(of: " dB", with: "")) ?? 0
+            #expect(enhancement > 5, "\(row)")
+        }
+        let missing = try CommandLineTests.hark(["bench-echo", "/nonexistent/jarvis"])
+        #expect(missing.status != 0 && missing.errors.contains("/nonexistent/jarvis does not exist"), "\(missing.errors)")
+    }
+
     @Test func aPhraseWithoutRecordingsIsRefused() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

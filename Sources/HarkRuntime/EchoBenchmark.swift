@@ -1,0 +1,139 @@
+public import Foundation
+public import HarkAudio
+import HarkSpeech
+import HarkVoice
+
+/// Wake words said while Hark speaks, in a simulated room: Hark's reply comes back into the
+/// microphone through a loudspeaker 37 ms and a reverberant room away (a fixed impulse
+/// response: the direct path, then reflections decaying to -60 dB in 0.2 s), at a chosen level
+/// relative to the person, and the person's real recording lands 3 s into it. Each recording
+/// is heard three ways by the same spotter: said in a quiet room, over the echo, and over the
+/// echo after the canceller (its delay estimated from the 3 s before, never given).
+public struct EchoBenchmark {
+    /// What Hark says meanwhile: long, and naming the wake word, which must not wake it.
+    public static let reply = "Jarvis is my name. Here is the weather for today. It will be cloudy in the morning, "
+        + "with sunny spells in the afternoon and a light breeze from the west. The high will be eighteen degrees, "
+        + "and tonight it will fall to nine. Tomorrow looks much the same, with a chance of rain in the evening."
+    /// The person starts this long into the reply.
+    public static let personAt = 3.0
+
+    public struct Row: Sendable, Codable {
+        public var echoDecibels: Double
+        public var recordings = 0
+        public var foundAlone = 0
+        public var foundOverEcho = 0
+        public var foundCancelled = 0
+        /// Echo return loss enhancement over the reply before the person speaks (dB), median.
+        public var enhancementMedian = 0.0
+        /// Wakes anywhere but the person's words: Hark's own voice waking it.
+        public var ownVoiceWakesOverEcho = 0
+        public var ownVoiceWakesCancelled = 0
+        /// Hours of Hark's reply heard (for the own-voice wakes).
+        public var replyHours = 0.0
+    }
+
+    public var recordings: [URL]
+    public var echoLevels: [Double] = [0, -6, -12]
+
+    public init(recordings: [URL]) {
+        self.recordings = recordings
+    }
+
+    public func run(progress: (String) -> Void) async throws -> [Row] {
+        let voice = try SpeechService(settings: VoiceSettings())
+        let spoken = try await voice.speak(Self.reply).pipelineSamples()
+        let room = Self.room(delay: 592, gain: 1)
+        let echoOfReply = Self.convolve(spoken, room)
+        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
+        var rows: [Row] = []
+        for level in echoLevels {
+            var row = Row(echoDecibels: level)
+            var enhancements: [Double] = []
+            for (index, url) in recordings.enumerated() {
+                progress("echo \(Int(level)) dB: \(index + 1)/\(recordings.count)")
+                let person = try WAVFile.read(contentsOf: url).pipelineSamples()
+                let start = Int(Self.personAt * 16_000)
+                guard start + person.count < spoken.count else { continue }
+                row.recordings += 1
+                // The echo at `level` dB relative to the person's speech.
+                let gain = pow(10, level / 20) * (Self.rms(person) / max(Self.rms(echoOfReply[start..<(start + person.count)]), 1))
+                let echo = echoOfReply.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+                let alone = [Int16](repeating: 0, count: start) + person + [Int16](repeating: 0, count: 16_000)
+                var captured = Array(echo.prefix(start + person.count + 16_000))
+                for (offset, sample) in person.enumerated() {
+                    captured[start + offset] = Int16(clamping: Int(captured[start + offset]) + Int(sample))
+                }
+                let played = Array(spoken.prefix(captured.count)) + [Int16](repeating: 0, count: max(0, captured.count - spoken.count))
+                let before = Array(captured.prefix(start)), playedBefore = Array(played.prefix(start))
+                let delay = EchoDelay.estimate(captured: before, played: playedBefore)?.samples ?? 0
+                let aligned = [Int16](repeating: 0, count: delay) + played.dropLast(delay)
+                let cleaned = try EchoCanceller().cancel(captured: captured, played: aligned)
+                enhancements.append(10 * log10(Self.energy(captured[16_000..<start]) / max(Self.energy(cleaned[16_000..<start]), 1)))
+                let span = start..<(start + person.count + 8_000)
+                func wakes(_ audio: [Int16]) throws -> (person: Bool, own: Int) {
+                    try spotter.reset()
+                    // The spotter's positions run on across resets: count from where this stream starts.
+                    let origin = spotter.samplesProcessed
+                    var ends: [Int] = []
+                    for piece in stride(from: 0, to: audio.count, by: 1_600) {
+                        ends += try spotter.process(Array(audio[piece..<min(piece + 1_600, audio.count)])).map { $0.endSample - origin }
+                    }
+                    return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
+                }
+                if try wakes(alone).person { row.foundAlone += 1 }
+                let over = try wakes(captured), clean = try wakes(cleaned)
+                if over.person { row.foundOverEcho += 1 }
+                if clean.person { row.foundCancelled += 1 }
+                row.ownVoiceWakesOverEcho += over.own
+                row.ownVoiceWakesCancelled += clean.own
+                row.replyHours += Double(captured.count - person.count) / 16_000 / 3_600
+            }
+            enhancements.sort()
+            row.enhancementMedian = enhancements.isEmpty ? 0 : enhancements[enhancements.count / 2]
+            rows.append(row)
+        }
+        return rows
+    }
+
+    public static func table(_ rows: [Row]) -> String {
+        var lines = ["echo vs person | wakes found: quiet room | over the echo | echo cancelled | ERLE median | Hark's own voice woke it (raw / cancelled, per hour of reply)"]
+        for row in rows {
+            let perHour = { (count: Int) in row.replyHours > 0 ? Double(count) / row.replyHours : 0 }
+            lines.append(String(format: "%+4.0f dB | %d/%d | %d/%d | %d/%d | %.1f dB | %d / %d (%.1f / %.1f)",
+                                row.echoDecibels, row.foundAlone, row.recordings, row.foundOverEcho, row.recordings,
+                                row.foundCancelled, row.recordings, row.enhancementMedian, row.ownVoiceWakesOverEcho,
+                                row.ownVoiceWakesCancelled, perHour(row.ownVoiceWakesOverEcho), perHour(row.ownVoiceWakesCancelled)))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func room(delay: Int, gain: Double, reverberation: Double = 0.2) -> [Double] {
+        let length = delay + Int(reverberation * 16_000)
+        var response = [Double](repeating: 0, count: length)
+        response[delay] = gain
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for index in (delay + 16)..<length {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let noise = Double(Int64(bitPattern: state % 2_000_001) - 1_000_000) / 1_000_000
+            response[index] = gain * 0.3 * noise * pow(10, -3 * Double(index - delay) / (reverberation * 16_000))
+        }
+        return response
+    }
+
+    static func convolve(_ signal: [Int16], _ response: [Double]) -> [Int16] {
+        let taps = response.enumerated().filter { $0.element != 0 }
+        return signal.indices.map { index in
+            var sum = 0.0
+            for (lag, weight) in taps where lag <= index { sum += Double(signal[index - lag]) * weight }
+            return Int16(clamping: Int(sum.rounded()))
+        }
+    }
+
+    static func energy(_ samples: ArraySlice<Int16>) -> Double {
+        samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))
+    }
+
+    static func rms(_ samples: some Collection<Int16>) -> Double {
+        (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))).squareRoot()
+    }
+}

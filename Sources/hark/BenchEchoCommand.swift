@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import HarkRuntime
+
+/// `hark bench-echo`: wake words said while Hark speaks, with and without the echo canceller.
+struct BenchEcho: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-echo",
+        abstract: "Measure the echo canceller: wake words said while Hark speaks, in a simulated room.",
+        discussion: """
+        Hark's own reply (which names the wake word) comes back into the microphone through a \
+        loudspeaker 37 ms and a reverberant room away, at 0, -6 and -12 dB relative to the person, \
+        and each recording of a person saying "jarvis" lands 3 s into it. Each is heard by the \
+        wake-word spotter in a quiet room, over the echo, and over the echo after the canceller \
+        (its delay estimated from the audio). Prints wakes found each way, the echo return loss \
+        enhancement, and how often Hark's own voice woke it. make bench-echo runs it on the test \
+        recordings of make bench-wake's corpus.
+        """)
+
+    @Argument(help: ArgumentHelp("Recordings of people saying \"jarvis\" (WAV files, or folders of them: a folder's test-* files when it has any).", valueName: "wav|dir"))
+    var recordings: [String]
+
+    @Option(help: ArgumentHelp("Use at most this many recordings.", valueName: "n"))
+    var count = 100
+
+    func run() async throws {
+        var files: [URL] = []
+        for path in recordings {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ValidationError("\(path) does not exist")
+            }
+            if isDirectory.boolValue {
+                var names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".wav") }.sorted()
+                // A bench-wake corpus folder: the test recordings (the verifier learnt from tune-*).
+                if names.contains(where: { $0.hasPrefix("test-") }) { names = names.filter { $0.hasPrefix("test-") } }
+                files += names.map { URL(fileURLWithPath: path).appendingPathComponent($0) }
+            } else {
+                files.append(URL(fileURLWithPath: path))
+            }
+        }
+        guard !files.isEmpty else { throw ValidationError("no WAV recordings in \(recordings.joined(separator: ", "))") }
+        let benchmark = EchoBenchmark(recordings: Array(files.prefix(count)))
+        do {
+            let rows = try await benchmark.run { FileHandle.standardError.write(Data("\r\($0)   ".utf8)) }
+            printError("")
+            print(EchoBenchmark.table(rows))
+        } catch {
+            throw fail(error)
+        }
+    }
+}
