@@ -42,8 +42,7 @@ public struct EchoBenchmark {
     public func run(progress: (String) -> Void) async throws -> [Row] {
         let voice = try SpeechService(settings: VoiceSettings())
         let spoken = try await voice.speak(Self.reply).pipelineSamples()
-        let room = Self.room(delay: 592, gain: 1)
-        let echoOfReply = Self.convolve(spoken, room)
+        let echoOfReply = SimulatedRoom(delay: 592, gain: 1).heard(spoken)
         let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
         var rows: [Row] = []
         for level in echoLevels {
@@ -105,28 +104,6 @@ public struct EchoBenchmark {
                                 row.ownVoiceWakesCancelled, perHour(row.ownVoiceWakesOverEcho), perHour(row.ownVoiceWakesCancelled)))
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func room(delay: Int, gain: Double, reverberation: Double = 0.2) -> [Double] {
-        let length = delay + Int(reverberation * 16_000)
-        var response = [Double](repeating: 0, count: length)
-        response[delay] = gain
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for index in (delay + 16)..<length {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            let noise = Double(Int64(bitPattern: state % 2_000_001) - 1_000_000) / 1_000_000
-            response[index] = gain * 0.3 * noise * pow(10, -3 * Double(index - delay) / (reverberation * 16_000))
-        }
-        return response
-    }
-
-    static func convolve(_ signal: [Int16], _ response: [Double]) -> [Int16] {
-        let taps = response.enumerated().filter { $0.element != 0 }
-        return signal.indices.map { index in
-            var sum = 0.0
-            for (lag, weight) in taps where lag <= index { sum += Double(signal[index - lag]) * weight }
-            return Int16(clamping: Int(sum.rounded()))
-        }
     }
 
     static func energy(_ samples: ArraySlice<Int16>) -> Double {

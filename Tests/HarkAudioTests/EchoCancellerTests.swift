@@ -3,34 +3,9 @@ import Foundation
 import HarkTestSupport
 import Testing
 
-/// speexdsp's canceller on a simulated room: a real recording played through a loudspeaker
+/// speexdsp's canceller in a `SimulatedRoom`: a real recording played through a loudspeaker
 /// 37 ms and a reverberant room away from the microphone.
 @Suite struct EchoCancellerTests {
-    /// A room's impulse response: the direct path, then reflections decaying to -60 dB in
-    /// `reverberation` seconds (fixed seed: the same room every run).
-    static func room(delay: Int, gain: Double, reverberation: Double = 0.2) -> [Double] {
-        let length = delay + Int(reverberation * 16_000)
-        var response = [Double](repeating: 0, count: length)
-        response[delay] = gain
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for index in (delay + 16)..<length {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            let noise = Double(Int64(bitPattern: state % 2_000_001) - 1_000_000) / 1_000_000
-            let decay = pow(10, -3 * Double(index - delay) / (reverberation * 16_000))
-            response[index] = gain * 0.3 * noise * decay
-        }
-        return response
-    }
-
-    static func convolve(_ signal: [Int16], _ response: [Double]) -> [Int16] {
-        let taps = response.enumerated().filter { $0.element != 0 }
-        return signal.indices.map { index in
-            var sum = 0.0
-            for (lag, weight) in taps where lag <= index { sum += Double(signal[index - lag]) * weight }
-            return Int16(max(-32_768, min(32_767, sum.rounded())))
-        }
-    }
-
     static func speech() throws -> [Int16] {
         let one = try WAVFile.read(contentsOf: Fixtures.audio("home-en/turn_on_the_garage_light.wav")).pipelineSamples()
         let two = try WAVFile.read(contentsOf: Fixtures.audio("home-en/how_cold_is_it.wav")).pipelineSamples()
@@ -43,7 +18,7 @@ import Testing
 
     @Test func theDelayIsFoundInTheAudio() throws {
         let played = try Self.speech()
-        let captured = Self.convolve(played, Self.room(delay: 592, gain: 0.5))
+        let captured = SimulatedRoom(delay: 592, gain: 0.5).heard(played)
         let found = try #require(EchoDelay.estimate(captured: captured, played: played))
         // Kept 20 ms short of the 37 ms, to a frame.
         #expect((592 - 320 - 160...592 - 320 + 160).contains(found.samples), "\(found)")
@@ -53,7 +28,7 @@ import Testing
 
     @Test func theLoudspeakersSoundIsTakenOut() throws {
         let played = try Self.speech()
-        let captured = Self.convolve(played, Self.room(delay: 592, gain: 0.5))
+        let captured = SimulatedRoom(delay: 592, gain: 0.5).heard(played)
         // Aligned as the loop aligns it: the played audio shifted by the delay found.
         let delay = try #require(EchoDelay.estimate(captured: captured, played: played)).samples
         let aligned = [Int16](repeating: 0, count: delay) + played.dropLast(delay)
@@ -70,7 +45,7 @@ import Testing
         // Someone else saying "Jarvis" (audio-fixtures/wake: real people), as a person interrupting would.
         let wakes = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav")).pipelineSamples()
         let person = Array(wakes[16_000..<Int(4.07 * 16_000)])
-        let echo = Self.convolve(played, Self.room(delay: 592, gain: 0.5))
+        let echo = SimulatedRoom(delay: 592, gain: 0.5).heard(played)
         // The person speaks in the last part, over the reply.
         let start = played.count - person.count - 8_000
         var captured = echo
