@@ -305,18 +305,17 @@ public struct AppCatalog: Sendable {
         return nil
     }
 
-    /// Words that nearly make a phrase that says free text: all its other words there, in order,
-    /// one of them only `alike` what was heard (dictation's "and" for the phrase's "add"). Returns
-    /// the request as the phrase says it, for Hark to ask about ("Did you say …?"); nil when
-    /// no phrase comes that near, or one fits exactly (`freeTextMatch`).
-    public func freeTextNearMatch(_ words: [String], alike: (String, String) -> Bool) -> [String]? {
-        for (_, before, after) in freeTextSentences(around: words.count) {
+    /// Ways `words` nearly make a phrase that says free text, in the phrases' order: all its other
+    /// words there, in order, but one (dictation's "and" for the phrase's "add"). Each is the
+    /// request as the phrase says it, with the phrase's word and the word heard in its place;
+    /// whether those sound alike is the caller's to judge (it takes the pronunciations).
+    public func freeTextNearMatches(_ words: [String]) -> [(request: [String], said: String, heard: String)] {
+        freeTextSentences(around: words.count).compactMap { _, before, after in
             let heard = Array(words.prefix(before.count)) + Array(words.suffix(after.count))
             let differing = zip(before + after, heard).filter { $0.0 != $0.1 }
-            guard differing.count == 1, let (said, misheard) = differing.first, alike(said, misheard) else { continue }
-            return before + words[before.count..<(words.count - after.count)] + after
+            guard differing.count == 1, let (said, misheard) = differing.first else { return nil }
+            return (before + words[before.count..<(words.count - after.count)] + after, said, misheard)
         }
-        return nil
     }
 
     /// Every way of saying a free-text phrase that leaves one to `maxWords` of `count` words for

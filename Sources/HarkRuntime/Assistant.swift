@@ -248,16 +248,17 @@ public final class Assistant: Sendable {
         // Dictation costs about a tenth of the audio's length, so longer speech (not a request
         // of a few words) is not dictated.
         if !continuing, recognized.isRejected, samples.count <= Self.longestFreeTextRequest * PipelineAudio.sampleRate,
-           !(await catalog.freeTextPhrases.isEmpty) {
+           case let catalog = await catalog, !catalog.freeTextPhrases.isEmpty {
             let dictated = try await recognition.dictate(samples)
-            let catalog = await catalog
             if catalog.freeTextMatch(dictated.words) != nil {
                 return HeardUtterance(recognition: dictated, sampleCount: samples.count, continuing: continuing,
                                       endsPhrase: false, isWholePhrase: false)
             }
             // One of the phrase's own words heard as a word that sounds almost the same: asked about.
-            let phones = try await phonesOf(dictated.words + catalog.freeTextPhrases.flatMap { $0.sentences.joined() })
-            if let said = catalog.freeTextNearMatch(dictated.words, alike: { Self.soundAlike(phones[$0], phones[$1]) }) {
+            // The dictionary is read only when some phrase comes that near.
+            let near = catalog.freeTextNearMatches(dictated.words)
+            let phones = near.isEmpty ? [:] : try await phonesOf(near.flatMap { [$0.said, $0.heard] })
+            if let said = near.first(where: { Self.soundAlike(phones[$0.said], phones[$0.heard]) })?.request {
                 var unsure = Recognition(heardElsewhere: "", frames: dictated.frames, framesAfterLastWord: nil)
                 unsure.guess = said
                 unsure.rejection = "dictation heard \"\(dictated.text)\", nearly a phrase that says free text"
@@ -343,8 +344,7 @@ public final class Assistant: Sendable {
         if let change = reply.volume, clientConversation == nil {
             (reply.speech, reply.problem) = loudspeaker.change(change)
         }
-        let intent = reply.handled.map { ($0.request.app, $0.request.intent, $0.request.values.mapValues(\.identifier)) }
-            ?? match.map { ($0.app.identifier, $0.intent.name, $0.values.mapValues(\.identifier)) }
+        let intent = Self.intent(of: reply, match: match)
 
         let speechStarted = Date()
         let clip = speaks && !reply.speech.isEmpty
@@ -354,9 +354,9 @@ public final class Assistant: Sendable {
         let report = TurnReport(
             recording: name,
             text: recognized.text,
-            intent: intent?.1,
-            app: intent?.0,
-            slots: intent?.2 ?? [:],
+            intent: intent?.name,
+            app: intent?.app,
+            slots: intent?.slots ?? [:],
             reply: reply.speech,
             confidence: recognized.confidence,
             margin: recognized.margin,
@@ -375,6 +375,13 @@ public final class Assistant: Sendable {
                            speechSeconds: speechSeconds,
                            recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate)))
         return (report, clip)
+    }
+
+    /// The intent a turn carried out, else the one it began (`match`): its app, name and the
+    /// identifiers of its values.
+    public static func intent(of reply: DialogueReply, match: IntentMatch?) -> (app: String, name: String, slots: [String: String])? {
+        reply.handled.map { ($0.request.app, $0.request.intent, $0.request.values.mapValues(\.identifier)) }
+            ?? match.map { ($0.app.identifier, $0.intent.name, $0.values.mapValues(\.identifier)) }
     }
 
     /// The grammar version the recogniser holds; only the recognition path touches it.

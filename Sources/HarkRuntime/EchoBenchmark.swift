@@ -55,7 +55,7 @@ public struct EchoBenchmark {
                 guard start + person.count < spoken.count else { continue }
                 row.recordings += 1
                 // The echo at `level` dB relative to the person's speech.
-                let gain = pow(10, level / 20) * (Self.rms(person) / max(Self.rms(echoOfReply[start..<(start + person.count)]), 1))
+                let gain = pow(10, level / 20) * (Self.rms(person[...]) / max(Self.rms(echoOfReply[start..<(start + person.count)]), 1))
                 let echo = echoOfReply.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
                 let alone = [Int16](repeating: 0, count: start) + person + [Int16](repeating: 0, count: 16_000)
                 var captured = Array(echo.prefix(start + person.count + 16_000))
@@ -110,7 +110,7 @@ public struct EchoBenchmark {
         samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))
     }
 
-    static func rms(_ samples: some Collection<Int16>) -> Double {
-        (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))).squareRoot()
+    static func rms(_ samples: ArraySlice<Int16>) -> Double {
+        energy(samples).squareRoot()
     }
 }

@@ -81,6 +81,7 @@ public actor HubBrain: LiveBrain {
         let recordingSeconds = Double(samples.count) / Double(PipelineAudio.sampleRate)
         let started = Date()
         var report: TurnReport, clip: AudioClip
+        var volume: VolumeChange?
         do {
             let connection = try connected()
             // Nothing said after a question: the turn is silence, with no audio to transcribe.
@@ -99,8 +100,8 @@ public actor HubBrain: LiveBrain {
             let spoken = Date()
             let speech = handled.string("text") ?? ""
             // "Louder" is for this room's loudspeaker: said here, after the change (below).
-            let isVolume = handled.string("volume") != nil
-            clip = speech.isEmpty || isVolume ? AudioClip(samples: [], sampleRate: 22_050, channels: 1) : try synthesize(speech, on: connection)
+            volume = handled.string("volume").flatMap(VolumeChange.init(wireValue:))
+            clip = speech.isEmpty || volume != nil ? AudioClip(samples: [], sampleRate: 22_050, channels: 1) : try synthesize(speech, on: connection)
             let intent = handled.data["intent"]?.objectValue
             report = TurnReport(recording: name, heardByHub: text, intent: intent?["name"]?.stringValue,
                                 slots: intent?["slots"]?.objectValue?.compactMapValues(\.stringValue) ?? [:], reply: speech,
@@ -108,7 +109,6 @@ public actor HubBrain: LiveBrain {
                                 handled: handled.type == WyomingEventType.handled, problem: nil,
                                 timings: .init(audioSeconds: 0, decodeSeconds: decodeSeconds,
                                                speechSeconds: Date().timeIntervalSince(spoken), recordingSeconds: recordingSeconds))
-            report.volumeChange = handled.string("volume")
         } catch {
             lose(error)
             let report = TurnReport(recording: name, heardByHub: "", reply: Self.cannotReachHub, expectsAnswer: false,
@@ -116,9 +116,8 @@ public actor HubBrain: LiveBrain {
                                     timings: .init(audioSeconds: 0, decodeSeconds: 0, speechSeconds: 0, recordingSeconds: recordingSeconds))
             return (report, try await voice.speak(Self.cannotReachHub))
         }
-        if let change = report.volumeChange.flatMap(VolumeChange.init(wireValue:)) {
-            (report.reply, report.problem) = loudspeaker.change(change)
-            report.volumeChange = nil
+        if let volume {
+            (report.reply, report.problem) = loudspeaker.change(volume)
             clip = try await voice.speak(report.reply)
         }
         return (report, clip)

@@ -242,8 +242,7 @@ struct WyomingSession {
             let input: DialogueInput = text.allSatisfy(\.isWhitespace) ? .silence : .text(text)
             let (reply, match) = await conversation.respond(to: input)
             (speech, expectsAnswer, volume) = (reply.speech, reply.expectsAnswer, reply.volume?.wireValue)
-            intent = reply.handled.map { ($0.request.app, $0.request.intent, $0.request.values.mapValues(\.identifier)) }
-                ?? match.map { ($0.app.identifier, $0.intent.name, $0.values.mapValues(\.identifier)) }
+            intent = Assistant.intent(of: reply, match: match)
         }
         // Words no app's phrase says: another handler may know them.
         let understood = speech != Assistant.didNotUnderstand || expectsAnswer || volume != nil
