@@ -184,6 +184,14 @@ final class PCMHandle {
         try check(snd_pcm_drain(pcm), "snd_pcm_drain")
     }
 
+    /// Frames written to a playback stream that have not been heard yet (snd_pcm_delay), or nil
+    /// when the device cannot say (not running).
+    func queuedFrames() -> Int? {
+        var frames: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &frames) == 0 else { return nil }
+        return max(0, Int(frames))
+    }
+
     /// Discards anything buffered and stops the stream.
     func drop() throws(AudioError) {
         try check(snd_pcm_drop(pcm), "snd_pcm_drop")

@@ -43,6 +43,12 @@ public struct AudioClip: Sendable, Equatable {
         return AudioClip(samples: mono, sampleRate: sampleRate, channels: 1)
     }
 
+    /// The first `seconds` of the clip (whole frames).
+    public func prefix(seconds: Double) -> AudioClip {
+        let frames = min(frameCount, max(0, Int(seconds * Double(sampleRate))))
+        return AudioClip(samples: Array(samples.prefix(frames * channels)), sampleRate: sampleRate, channels: channels)
+    }
+
     /// Signed 16-bit samples, scaled by 32768, rounded to nearest and clipped to the Int16 range.
     /// NaN becomes 0 so a corrupt float file cannot trap the conversion.
     public func int16Samples() -> [Int16] {
