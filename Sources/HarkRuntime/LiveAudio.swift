@@ -15,48 +15,71 @@ public protocol LiveAudioSource: AnyObject {
     /// The loudspeaker has just played `clip` (the loop tells the source before discarding what
     /// was heard meanwhile). A simulated room uses it to put the clip into what is heard.
     func loudspeakerPlayed(_ clip: AudioClip)
+    /// The loudspeaker stopped what it was playing, here and now (Hark was interrupted).
+    func loudspeakerStopped()
 }
 
 extension LiveAudioSource {
     public func loudspeakerPlayed(_ clip: AudioClip) {}
+    public func loudspeakerStopped() {}
 }
 
 /// Where the live loop's replies and chimes go. Used from the live loop's own thread only.
 public protocol LiveAudioSink: AnyObject {
     /// Plays `clip` and returns once it has been played.
     func play(_ clip: AudioClip) throws
+    /// Starts playing `clip` and returns at once: the loop hands it on piece by piece while it
+    /// listens, and can stop it.
+    func start(_ clip: AudioClip) throws -> any LivePlayback
 }
+
+/// A reply being played while the loop listens (`LiveAudioSink.start`).
+public protocol LivePlayback: AnyObject {
+    /// Hands the loudspeaker the clip up to `seconds` into it (blocking only while its buffer is full).
+    func play(through seconds: Double) throws
+    /// How long a sample handed over now waits before it is heard (s), as far as the device knows.
+    func queuedSeconds() -> Double
+    /// Silences it at once.
+    func stop() throws
+    /// Plays the rest and returns once it has been heard.
+    func finish() throws
+}
+
+extension ClipStream: LivePlayback {}
 
 /// A recording heard as a microphone would hear it. Time passes while Hark speaks: `discard`
 /// skips as much of the recording as the reply lasted, as the gate on a live microphone does.
 /// With `realTime`, `read` also waits for the wall clock, for measuring CPU at the pace of speech.
 /// With an `echo` gain, what the loudspeaker plays comes back into the recording at that gain,
-/// as in a room where the microphone sits next to the loudspeaker.
+/// as in a room where the microphone sits next to the loudspeaker; with a `room`, it comes back
+/// through that room (its delay, gain and reflections) instead.
 public final class RecordingSource: LiveAudioSource {
     public let name: String
     public private(set) var position = 0
     private let samples: [Int16]
     private let realTime: Bool
     private let echoGain: Double
+    private let room: SimulatedRoom?
     private let started = Date()
     /// Audio added to what the "microphone" hears, by sample position: what a loudspeaker in the
     /// room would put back into it. Tests use it to play Hark's replies back into its input.
     private var heardFromRoom: [Int: [Int16]] = [:]
 
-    public init(samples: [Int16], name: String, realTime: Bool = false, echo: Double = 0) {
+    public init(samples: [Int16], name: String, realTime: Bool = false, echo: Double = 0, room: SimulatedRoom? = nil) {
         self.samples = samples
         self.name = name
         self.realTime = realTime
         self.echoGain = echo
+        self.room = room
     }
 
     /// Reads a WAV file of any rate and channel count, converted to 16 kHz mono. A file cut short
     /// is played as far as it goes and `report` is told how much is missing.
-    public convenience init(contentsOf url: URL, realTime: Bool = false, echo: Double = 0,
+    public convenience init(contentsOf url: URL, realTime: Bool = false, echo: Double = 0, room: SimulatedRoom? = nil,
                             report: (String) -> Void = { _ in }) throws {
         let (clip, cutShort) = try WAVFile.readNotingDamage(contentsOf: url)
         if let cutShort { report("\(url.lastPathComponent): \(cutShort)") }
-        try self.init(samples: clip.pipelineSamples(), name: url.lastPathComponent, realTime: realTime, echo: echo)
+        try self.init(samples: clip.pipelineSamples(), name: url.lastPathComponent, realTime: realTime, echo: echo, room: room)
     }
 
     public var duration: Double { Double(samples.count) / Double(PipelineAudio.sampleRate) }
@@ -80,9 +103,31 @@ public final class RecordingSource: LiveAudioSource {
 
     /// Puts what the loudspeaker played into what is heard from the current position on.
     public func loudspeakerPlayed(_ clip: AudioClip) {
-        guard echoGain > 0, let audio = try? clip.mixedToMono().resampled(to: PipelineAudio.sampleRate) else { return }
-        heardFromRoom[position] = AudioClip(samples: audio.samples.map { $0 * Float(echoGain) },
-                                            sampleRate: audio.sampleRate, channels: 1).int16Samples()
+        guard echoGain > 0 || room != nil, let audio = try? clip.mixedToMono().resampled(to: PipelineAudio.sampleRate) else { return }
+        if let room {
+            heardFromRoom[position] = room.heard(audio.int16Samples())
+        } else {
+            heardFromRoom[position] = AudioClip(samples: audio.samples.map { $0 * Float(echoGain) },
+                                                sampleRate: audio.sampleRate, channels: 1).int16Samples()
+        }
+    }
+
+    /// What the loudspeaker was playing ends here; the room's reflections of what it played
+    /// still fade out.
+    public func loudspeakerStopped() {
+        let fade = room?.response.count ?? 0
+        for (offset, audio) in heardFromRoom {
+            let kept = max(0, position - offset) + fade
+            if kept < audio.count {
+                var cut = Array(audio.prefix(kept))
+                // The reflections decay from here instead of the sound going on.
+                for index in max(0, position - offset)..<cut.count {
+                    let left = Double(cut.count - index) / Double(max(fade, 1))
+                    cut[index] = Int16(Double(cut[index]) * left * left)
+                }
+                heardFromRoom[offset] = cut
+            }
+        }
     }
 
     private func mixRoom(into chunk: inout [Int16], at start: Int) {
@@ -196,10 +241,20 @@ public final class PlaybackSink: LiveAudioSink {
     }
 
     public func play(_ clip: AudioClip) throws {
-        let device = try self.device ?? PlaybackDevice(spec)
+        try withDevice { device throws(AudioError) in try device.play(clip) }
+    }
+
+    public func start(_ clip: AudioClip) throws -> any LivePlayback {
+        try withDevice { device throws(AudioError) in try device.stream(clip) }
+    }
+
+    /// Runs `body` on the device, opening it first; a device that failed is opened afresh next time.
+    private func withDevice<T>(_ body: (PlaybackDevice) throws(AudioError) -> T) throws(AudioError) -> T {
+        let device: PlaybackDevice
+        if let open = self.device { device = open } else { device = try PlaybackDevice(spec) }
         self.device = device
-        do {
-            try device.play(clip)
+        do throws(AudioError) {
+            return try body(device)
         } catch {
             self.device = nil
             throw error
