@@ -36,6 +36,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("no_speech_timeout", "seconds to wait for speech (default: \(LiveSettings().noSpeechTimeout))"),
         ("max_utterance", "longest request in seconds (default: \(LiveSettings().maximumUtterance))"),
         ("echo_tail", "seconds after a reply still treated as Hark's own voice (default: \(LiveSettings().echoTail))"),
+        ("while_speaking", "listen (its own voice cancelled, the wake word interrupts it) or gate (deaf until it has spoken) (default: listen)"),
         ("voice", "espeak-ng voice (default: en-us)"),
         ("rate", "speaking rate in words per minute (default: 170)"),
         ("log_level", "trace, debug, info, notice, warning, error or critical (default: info)"),
@@ -114,6 +115,11 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()
             case "max_utterance": config.live.maximumUtterance = try number()
             case "echo_tail": config.live.echoTail = try number()
+            case "while_speaking":
+                guard let choice = LiveSettings.WhileSpeaking(rawValue: try text()) else {
+                    throw fail("expected one of \(LiveSettings.WhileSpeaking.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                config.live.whileSpeaking = choice
             case "acknowledgement":
                 guard let choice = LiveSettings.Acknowledgement(rawValue: try text()) else {
                     throw fail("expected one of \(LiveSettings.Acknowledgement.allCases.map(\.rawValue).joined(separator: ", "))")

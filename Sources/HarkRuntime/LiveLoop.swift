@@ -20,6 +20,9 @@ public enum LiveEvent: Sendable {
     /// Another room heard the same wake word better and answers it (a satellite of a hub); this
     /// one went back to waiting, `at` seconds into the input.
     case yielded(at: Double)
+    /// The wake word was said while Hark spoke: the reply stopped `at` seconds into the input,
+    /// `afterWakeWord` seconds after the wake word ended (the `wake` event follows).
+    case interrupted(at: Double, afterWakeWord: Double)
     /// Something went wrong and the loop went on (a device that failed, a turn that could not be decoded).
     case problem(String)
 }
@@ -60,16 +63,26 @@ public struct LiveSummary: Sendable, Codable {
     /// CPU time over audio time, over the whole run (1 = one core busy).
     public var cpuPerAudioSecond = 0.0
     public var peakResidentMegabytes = 0.0
+    /// Seconds Hark spoke while listening on (echo cancelled), and the CPU that took per second
+    /// (speaking, cancelling and spotting the wake word; 1 = one core busy).
+    public var speakingSeconds = 0.0
+    public var cpuPerSpeakingSecond = 0.0
+    /// Replies stopped by the wake word, and how long after its end each stopped.
+    public var interruptions = 0
+    public var stopDelayP50 = 0.0
+    public var stopDelayP95 = 0.0
 
     enum CodingKeys: String, CodingKey {
         case audioSeconds = "audio_s", wakeWords = "wake_words", turns, noSpeech = "no_speech"
         case processingP50 = "processing_p50_s", processingP95 = "processing_p95_s"
         case totalLatencyP50 = "latency_p50_s", totalLatencyP95 = "latency_p95_s"
         case cpuPerAudioSecond = "cpu_per_audio_s", peakResidentMegabytes = "peak_rss_mb"
+        case speakingSeconds = "speaking_s", cpuPerSpeakingSecond = "cpu_per_speaking_s"
+        case interruptions, stopDelayP50 = "stop_delay_p50_s", stopDelayP95 = "stop_delay_p95_s"
     }
 
     public func humanReadable() -> String {
-        String(format: """
+        var text = String(format: """
             %.1f s of audio: %d wake words, %d turns, %d times nobody spoke
             reply latency (end of speech → first reply sample): median %.0f ms, p95 %.0f ms
               of which processing (recognise, dialogue, synthesise): median %.0f ms, p95 %.0f ms
@@ -77,6 +90,15 @@ public struct LiveSummary: Sendable, Codable {
             """, audioSeconds, wakeWords, turns, noSpeech, totalLatencyP50 * 1000, totalLatencyP95 * 1000,
                       processingP50 * 1000, processingP95 * 1000, cpuPerAudioSecond, cpuPerAudioSecond * 100,
                       peakResidentMegabytes)
+        if speakingSeconds > 0 {
+            text += String(format: "\nwhile speaking (%.1f s, echo cancelled, listening for the wake word): %.1f%% of one core",
+                           speakingSeconds, cpuPerSpeakingSecond * 100)
+        }
+        if interruptions > 0 {
+            text += String(format: "\ninterrupted %d times: the reply stopped %.0f ms after the wake word's end (median), p95 %.0f ms",
+                           interruptions, stopDelayP50 * 1000, stopDelayP95 * 1000)
+        }
+        return text
     }
 }
 
@@ -84,10 +106,14 @@ public struct LiveSummary: Sendable, Codable {
 /// dialogue → speak → when the dialogue asked a question, listen again without the wake word →
 /// idle.
 ///
-/// Hark never hears itself: audio captured while it speaks, and for `echoTail` after, is thrown
-/// away (`LiveAudioSource.discard`), so its replies cannot wake it or answer its own questions.
-/// The chime after the wake word is the exception: it is short and quiet, and dropping the audio
-/// under it would clip a command said straight after the wake word.
+/// Hark never takes its own voice for a person's. By default (`LiveSettings.whileSpeaking`
+/// `.listen`) it listens while it speaks: what it plays is taken out of what the microphone
+/// hears (`EchoPath`), and the wake word heard in what is left stops the reply at once and
+/// starts a request ("Jarvis, stop"; "Jarvis, what time is it?"). Only the wake word is
+/// listened for while speaking, so the rest of a reply cannot answer its own question. With
+/// `.gate`, audio captured while it speaks, and for `echoTail` after, is thrown away
+/// (`LiveAudioSource.discard`). The chime after the wake word is never gated: it is short and
+/// quiet, and dropping the audio under it would clip a command said straight after the wake word.
 ///
 /// Runs on its own thread: audio reads and playback block, and the wake-word spotter scores
 /// audio inline.
@@ -143,6 +169,16 @@ public actor LiveLoop {
     /// recogniser's usual margin (`Recognizer.quietFramesAfterFinishedPhrase`).
     static let speculativeQuietFrames = 5
 
+    /// What listens for the wake word, and what it needs to start a request; set by `run`.
+    private var spotter: WakeWordSpotter?
+    private var ambient: EnergyEndpointer
+    private var recent = RecentAudio(seconds: 2)
+    private var acknowledgement: (clip: AudioClip, isSpeech: Bool)?
+    /// Hark's own voice taken out while it speaks; made at the first reply spoken that way.
+    private var echo: EchoPath?
+    private var stopDelays: [Double] = []
+    private var cpuWhileSpeaking = 0.0
+
     /// Samples read from the source (not counting what was discarded while Hark spoke).
     private var heard = 0
     /// Samples discarded while Hark spoke.
@@ -176,6 +212,7 @@ public actor LiveLoop {
         self.sink = sink
         self.gatesOwnSpeech = gatesOwnSpeech
         self.playedClips = keepsPlayed ? [] : nil
+        self.ambient = EnergyEndpointer(settings: settings.endpointer)
     }
 
     /// The clips played so far, as played (when kept).
@@ -197,10 +234,9 @@ public actor LiveLoop {
     /// dictionary cannot spell, a source that fails in a way no retry helps.
     public func run(onEvent: @Sendable (LiveEvent) -> Void) async throws -> LiveSummary {
         let spotter = try WakeWordSpotter(configuration: settings.wakeWord)
-        let acknowledgement = try await acknowledgementClip()
+        self.spotter = spotter
+        acknowledgement = try await acknowledgementClip()
         let cpuAtStart = ProcessClock.cpuSeconds()
-        var ambient = EnergyEndpointer(settings: settings.endpointer)
-        var recent = RecentAudio(seconds: 2)
         var phase = Phase.waiting
         onEvent(.started(source: source.name, wakePhrase: settings.wakePhrase))
 
@@ -219,30 +255,43 @@ public actor LiveLoop {
                 ambient.observe(chunk)
                 if heard - lastAutomationCheck >= PipelineAudio.sampleRate {
                     lastAutomationCheck = heard
-                    try await speakDueAutomations(onEvent: onEvent)
+                    if let interrupted = try await speakDueAutomations(onEvent: onEvent) {
+                        phase = interrupted
+                        break
+                    }
                 }
+                // Someone may have spoken over an automation's result meanwhile.
+                try keepSpotterInStep()
                 guard let detection = try spotter.process(chunk).first else { continue }
-                summary.wakeWords += 1
-                onEvent(.wake(at: seconds(detection.endSample), score: detection.score, confidence: detection.confidence))
-                // A spoken "Yes?" is gated like any reply; the chime is not (see above).
-                try play(acknowledgement.clip, gated: acknowledgement.isSpeech, onEvent: onEvent)
-                var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, background: ambient.background),
-                                          since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail),
-                                          claim: WakeClaim(brain: brain, phrase: detection.phrase,
-                                                           signalToNoise: Self.signalToNoise(of: detection, in: recent, background: ambient.background),
-                                                           confidence: detection.confidence))
-                // What was said after the wake word and already read is the start of the request.
-                phase = try await listen(to: recent.samples(from: detection.endSample), &listening, onEvent: onEvent)
+                phase = try await woke(detection, onEvent: onEvent)
             case .listening(var listening):
                 phase = try await listen(to: chunk, &listening, onEvent: onEvent)
             }
-            if case .waiting = phase, spotter.samplesProcessed < heard + skipped {
-                // The spotter missed what was heard while listening and what was spoken over:
-                // start it afresh, keeping its positions on the same timeline.
-                try spotter.reset(skipping: heard + skipped - spotter.samplesProcessed)
-            }
+            if case .waiting = phase { try keepSpotterInStep() }
         }
         return finish(cpuAtStart: cpuAtStart)
+    }
+
+    /// The spotter missed what was heard while listening and what was spoken over: start it
+    /// afresh, keeping its positions on the same timeline.
+    private func keepSpotterInStep() throws {
+        guard let spotter, spotter.samplesProcessed < heard + skipped else { return }
+        try spotter.reset(skipping: heard + skipped - spotter.samplesProcessed)
+    }
+
+    /// The wake word was heard (while waiting, or over Hark's own voice): acknowledges it and
+    /// listens for the request, starting with what was said after it and already read.
+    private func woke(_ detection: WakeWordDetection, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        summary.wakeWords += 1
+        onEvent(.wake(at: seconds(detection.endSample), score: detection.score, confidence: detection.confidence))
+        // A spoken "Yes?" is gated like any reply; the chime is not (see above).
+        if let acknowledgement { try play(acknowledgement.clip, gated: acknowledgement.isSpeech, onEvent: onEvent) }
+        var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, background: ambient.background),
+                                  since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail),
+                                  claim: WakeClaim(brain: brain, phrase: detection.phrase,
+                                                   signalToNoise: Self.signalToNoise(of: detection, in: recent, background: ambient.background),
+                                                   confidence: detection.confidence))
+        return try await listen(to: recent.samples(from: detection.endSample), &listening, onEvent: onEvent)
     }
 
     /// How far the wake word stood above the room's background (dB): how well this device heard
@@ -357,7 +406,10 @@ public actor LiveLoop {
             latencies.append(latency)
         }
         onEvent(.turn(LiveTurn(report: report, endedAt: seconds(heard + skipped), isAnswer: isAnswer, latency: latency)))
-        try play(reply, gated: true, onEvent: onEvent)
+        if let interruption = try await speak(reply, onEvent: onEvent) {
+            // A new request: a question the reply asked is dropped with it.
+            return try await woke(interruption, onEvent: onEvent)
+        }
         guard report.expectsAnswer else { return .waiting }
         return .listening(Listening(endpointer: EnergyEndpointer(settings: settings.endpointer), since: heard, isAnswer: true))
     }
@@ -379,19 +431,108 @@ public actor LiveLoop {
         skipped += samples(spoken)
     }
 
-    /// Runs the automations that are due (a shortcut set for 7:30 on weekdays) and says their results.
-    private func speakDueAutomations(onEvent: @Sendable (LiveEvent) -> Void) async throws {
+    /// Runs the automations that are due (a shortcut set for 7:30 on weekdays) and says their
+    /// results; the listening a wake word said over them started (the results not yet said are
+    /// left unsaid), or nil.
+    private func speakDueAutomations(onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase? {
         let due: [(phrase: String, speech: String, clip: AudioClip)]
         do {
             due = try await brain.whileWaiting()
         } catch {
             onEvent(.problem("automations could not be run: \(error)"))
-            return
+            return nil
         }
         for result in due {
             onEvent(.automation(phrase: result.phrase, reply: result.speech))
-            try play(result.clip, gated: true, onEvent: onEvent)
+            if let interruption = try await speak(result.clip, onEvent: onEvent) {
+                return try await woke(interruption, onEvent: onEvent)
+            }
         }
+        return nil
+    }
+
+    /// Says a reply: listening for the wake word meanwhile (`.listen`), or deaf to the microphone
+    /// until it is over (`.gate`). Returns the wake word that stopped it, if one did.
+    private func speak(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void) async throws -> WakeWordDetection? {
+        guard settings.whileSpeaking == .listen, gatesOwnSpeech, reply.frameCount > 0 else {
+            try play(reply, gated: true, onEvent: onEvent)
+            return nil
+        }
+        return try await speakListening(reply, onEvent: onEvent)
+    }
+
+    /// How far ahead of what the microphone has heard the loudspeaker is handed the reply (s):
+    /// enough that a late read never starves it, little enough that stopping drops it all.
+    static let playbackLead = 0.1
+
+    /// Plays `reply` a piece at a time, one piece for each piece the microphone hears, takes the
+    /// reply out of what is heard and listens for the wake word in what is left; stops the
+    /// reply the moment the wake word is heard.
+    private func speakListening(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void) async throws -> WakeWordDetection? {
+        let clip = brain.loudspeaker.applied(to: reply)
+        let played = try clip.pipelineSamples()
+        let echo = try self.echo ?? EchoPath()
+        self.echo = echo
+        try keepSpotterInStep()
+        guard let spotter else { return nil }
+        var playback: (any LivePlayback)?
+        do {
+            playback = try sink?.start(clip)
+        } catch {
+            onEvent(.problem("could not play on the loudspeaker: \(error)"))
+        }
+        source.loudspeakerPlayed(clip)
+        echo.begin(played, queued: playback?.queuedSeconds() ?? 0, at: heard + skipped)
+        let cpuAtStart = ProcessClock.cpuSeconds()
+        var spoken = 0
+        defer {
+            echo.end()
+            cpuWhileSpeaking += ProcessClock.cpuSeconds() - cpuAtStart
+            summary.speakingSeconds += seconds(spoken)
+        }
+        let lasting = played.count + samples(settings.echoTail)
+        while spoken < lasting && !Task.isCancelled {
+            do {
+                try playback?.play(through: seconds(spoken) + Self.playbackLead)
+            } catch {
+                onEvent(.problem("could not play on the loudspeaker: \(error)"))
+                playback = nil
+            }
+            let read: [Int16]?
+            do {
+                read = try await source.read(frames: LiveSettings.chunkSamples)
+            } catch is CancellationError {
+                break  // stopping (SIGTERM, Ctrl-C): the reply is cut short below
+            }
+            guard let chunk = read, !chunk.isEmpty else { break }
+            spoken += chunk.count
+            heard += chunk.count
+            let cleaned = echo.clean(chunk)
+            recent.append(cleaned, endingAt: heard + skipped)
+            guard let detection = try spotter.process(cleaned).first,
+                  try !echo.isOwnVoice(detection, spotter: spotter) else { continue }
+            let stopped = heard + skipped
+            do {
+                try playback?.stop()
+            } catch {
+                onEvent(.problem("could not stop the loudspeaker: \(error)"))
+            }
+            source.loudspeakerStopped()
+            playedClips?.append(clip.prefix(seconds: min(clip.duration, seconds(spoken))))
+            let delay = seconds(max(0, stopped - detection.endSample))
+            stopDelays.append(delay)
+            summary.interruptions += 1
+            onEvent(.interrupted(at: seconds(stopped), afterWakeWord: delay))
+            return detection
+        }
+        playedClips?.append(clip)
+        do {
+            // Hark is stopping: it does not finish its sentence first.
+            if Task.isCancelled { try playback?.stop() } else { try playback?.finish() }
+        } catch {
+            onEvent(.problem("could not play on the loudspeaker: \(error)"))
+        }
+        return nil
     }
 
     /// Keeps the audio of a turn when asked (`utteranceDirectory`), for tuning and bug reports.
@@ -423,6 +564,10 @@ public actor LiveLoop {
         summary.totalLatencyP95 = Benchmark.percentile(totals, 0.95)
         summary.cpuPerAudioSecond = summary.audioSeconds > 0 ? (ProcessClock.cpuSeconds() - cpuAtStart) / summary.audioSeconds : 0
         summary.peakResidentMegabytes = ProcessClock.peakResidentMegabytes()
+        summary.cpuPerSpeakingSecond = summary.speakingSeconds > 0 ? cpuWhileSpeaking / summary.speakingSeconds : 0
+        let delays = stopDelays.sorted()
+        summary.stopDelayP50 = Benchmark.percentile(delays, 0.5)
+        summary.stopDelayP95 = Benchmark.percentile(delays, 0.95)
         return summary
     }
 

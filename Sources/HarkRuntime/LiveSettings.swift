@@ -14,6 +14,16 @@ public struct LiveSettings: Sendable, Equatable {
         case none
     }
 
+    /// What Hark does with the microphone while it speaks.
+    public enum WhileSpeaking: String, Sendable, CaseIterable {
+        /// Listens on: its own voice is taken out of what the microphone hears (echo
+        /// cancellation), and the wake word stops the reply and starts a new request.
+        case listen
+        /// Ignores the microphone until it has finished (and `echoTail` after): for hardware
+        /// too slow for the canceller, or a loudspeaker too loud for it.
+        case gate
+    }
+
     public var wakePhrase = "jarvis"
     /// Phones for the wake phrase's words the dictionary lacks (see `WakeWordConfiguration.pronunciations`).
     public var wakePronunciations: [String: String] = [:]
@@ -35,8 +45,9 @@ public struct LiveSettings: Sendable, Equatable {
     /// An utterance is cut at this length (s).
     public var maximumUtterance = 10.0
     /// Seconds after Hark stops speaking still treated as its own voice (room echo, the
-    /// device's buffer), and thrown away with the rest.
+    /// device's buffer): thrown away with the rest when gated, still cancelled when listening.
     public var echoTail = 0.2
+    public var whileSpeaking = WhileSpeaking.listen
     /// Where to keep each turn's audio as turn-N.wav; nil keeps nothing.
     public var utteranceDirectory: URL?
 

@@ -329,6 +329,25 @@ public final class WakeWordSpotter {
         return found
     }
 
+    /// How sure the verifier is that `audio` says `detection`'s phrase (its log odds, the best
+    /// of the phrase's spellings), judged as the detection was: for checking what Hark itself
+    /// was saying at the moment a wake word was heard over its reply. `audio` should span the
+    /// detection with the verifier's margins (`windowBefore`, `windowAfter`). nil without a verifier.
+    public func confidence(of detection: WakeWordDetection, in audio: [Int16]) throws(RecognitionError) -> Double? {
+        guard let verifier else { return nil }
+        var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
+        let heard = floor?.adding(to: audio[...]) ?? audio
+        var best = -Double.infinity
+        for spelling in spellings.values where spelling.phrase == detection.phrase {
+            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: heard, searchScore: detection.score)
+            best = max(best, verifier.model.logOdds(evidence))
+        }
+        return best
+    }
+
+    /// Samples the verifier hears before a candidate's start and after its end.
+    public static var verifierMargins: (before: Int, after: Int) { (windowBefore, windowAfter) }
+
     /// pocketsphinx scores are log base 1.0001, shifted right by 10 bits.
     static let scoreToLog10 = 1024 * log10(1.0001)
     /// This pocketsphinx subtracts a constant (its KWS_MAX, 1500) from the phrase-over-loop

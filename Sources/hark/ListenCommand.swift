@@ -82,7 +82,15 @@ struct Listen: AsyncParsableCommand {
                                valueName: "name"))
     var room: String?
 
-    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, turn, no_speech, yielded, problem, summary).")
+    @Option(help: ArgumentHelp("What to do with the microphone while Hark speaks: listen (its own voice is cancelled and the wake word interrupts it) or gate (deaf until it has spoken). Default: the settings file's while_speaking, else listen.",
+                               valueName: "listen|gate"))
+    var whileSpeaking: String?
+
+    @Option(help: ArgumentHelp("With --input, play each reply back into the recording through a simulated room at this level (dB, e.g. -6), as a loudspeaker beside the microphone would: to try listening while speaking without a room.",
+                               valueName: "dB"))
+    var simulateEcho: Double?
+
+    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, interrupted, turn, no_speech, yielded, problem, summary).")
     var json = false
 
     func validate() throws {
@@ -93,6 +101,11 @@ struct Listen: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if realTime && input == nil { throw ValidationError("--real-time paces a recording: give --input too") }
+        if let whileSpeaking, LiveSettings.WhileSpeaking(rawValue: whileSpeaking) == nil {
+            throw ValidationError("--while-speaking must be listen or gate, not \(whileSpeaking)")
+        }
+        if simulateEcho != nil && input == nil { throw ValidationError("--simulate-echo plays replies into a recording: give --input too") }
+        if let simulateEcho, !(-60...20).contains(simulateEcho) { throw ValidationError("--simulate-echo must be -60 to 20 dB, not \(simulateEcho)") }
         if let hub {
             do { _ = try WyomingEndpoint(uri: hub) } catch { throw ValidationError("--hub: \(error.message)") }
         }
@@ -124,7 +137,9 @@ struct Listen: AsyncParsableCommand {
         }
         do {
             let brain = try await brain(file, settings: settings, logger: logger)
-            let source: any LiveAudioSource = try input.map { try RecordingSource(contentsOf: URL(fileURLWithPath: $0), realTime: realTime,
+            // A loudspeaker 10 cm from the microphone (3 ms) in a small room.
+            let room = simulateEcho.map { SimulatedRoom(delay: 48, gain: pow(10, $0 / 20), reverberation: 0.1) }
+            let source: any LiveAudioSource = try input.map { try RecordingSource(contentsOf: URL(fileURLWithPath: $0), realTime: realTime, room: room,
                                                                                     report: { logger.warning("\($0)") }) }
                 ?? CaptureSource(PCMDeviceSpec(name: inputDevice ?? PCMDeviceSpec.default.name), report: { logger.warning("\($0)") })
             // A recording is answered silently unless a device is named; the microphone is answered aloud.
@@ -186,6 +201,7 @@ struct Listen: AsyncParsableCommand {
         if let noSpeechTimeout { settings.noSpeechTimeout = noSpeechTimeout }
         if let maxUtterance { settings.maximumUtterance = maxUtterance }
         if let saveUtterances { settings.utteranceDirectory = URL(fileURLWithPath: saveUtterances) }
+        if let whileSpeaking, let choice = LiveSettings.WhileSpeaking(rawValue: whileSpeaking) { settings.whileSpeaking = choice }
         if let problem = settings.problems().first { throw ValidationError(problem) }
         do {
             try settings.pronounceWakePhrase(models: HarkPaths.modelsDirectory())

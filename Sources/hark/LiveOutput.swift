@@ -63,6 +63,9 @@ struct LiveEventPrinter: Sendable {
         case .yielded(let at):
             let what = "another room heard the wake word better and answers it"
             if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.info("\(what)") }
+        case .interrupted(let at, let afterWakeWord):
+            let what = String(format: "interrupted: stopped speaking %.0f ms after the wake word", afterWakeWord * 1000)
+            if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.info("\(what)") }
         case .problem(let message):
             logger.error("\(message)")
         }
@@ -109,6 +112,8 @@ struct LiveEventPrinter: Sendable {
             return ["event": "automation", "phrase": phrase, "reply": reply]
         case .yielded(let at):
             return ["event": "yielded", "at_s": at]
+        case .interrupted(let at, let afterWakeWord):
+            return ["event": "interrupted", "at_s": at, "after_wake_word_s": afterWakeWord]
         case .problem(let message):
             return ["event": "problem", "message": message]
         }

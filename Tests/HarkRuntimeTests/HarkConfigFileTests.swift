@@ -19,6 +19,7 @@ struct HarkConfigFileTests {
             no_speech_timeout: 5
             max_utterance: 12
             echo_tail: 0.3
+            while_speaking: gate
             voice: en-gb
             rate: 150
             log_level: debug
@@ -28,6 +29,7 @@ struct HarkConfigFileTests {
         #expect(config.logLevel == "debug")
         #expect(config.live.wakePhrase == "computer" && config.live.sensitivity == 0.5)
         #expect(config.live.acknowledgement == .speech)
+        #expect(config.live.whileSpeaking == .gate && LiveSettings().whileSpeaking == .listen)
         #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
         #expect(config.live.echoTail == 0.3 && config.live.earlyEndSilence == 0.3)
     }
@@ -53,6 +55,7 @@ struct HarkConfigFileTests {
         #expect(problem("sensitivity: loud")?.reason == "sensitivity: expected a number")
         #expect(problem("sensitivity: 3")?.reason.contains("between 0 and 1") == true)
         #expect(problem("acknowledgement: bell")?.reason.contains("chime, speech, none") == true)
+        #expect(problem("while_speaking: mute")?.reason.contains("listen, gate") == true)
         #expect(problem("rate: fast")?.reason.contains("words per minute") == true)
         #expect(problem("- a list")?.reason.contains("key: value") == true)
         #expect(problem("input_device: [unclosed")?.reason.contains("not valid YAML") == true)

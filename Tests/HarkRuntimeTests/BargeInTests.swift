@@ -1,0 +1,98 @@
+import Foundation
+import HarkAudio
+@testable import HarkRuntime
+import HarkSpeech
+import HarkVoice
+import HarkTestSupport
+import Testing
+
+/// Interrupting Hark while it speaks, on audio-fixtures/barge-in/interrupt.wav (see its
+/// SOURCE.md): Hark's replies come back into the recording through a simulated room, at half
+/// the level of the person, and the real spotter listens to what the echo canceller leaves.
+@Suite(.serialized) struct BargeInTests {
+    static let recording = Fixtures.audio("barge-in/interrupt.wav")
+    /// The loudspeaker 3 ms from the microphone in a small room, its voice at -6 dB.
+    static let room = SimulatedRoom(delay: 48, gain: 0.5, reverberation: 0.1)
+    /// Where the two wake words said over Hark's replies end (interrupt.txt).
+    static let wakeWordsOverReplies = [6.982, 19.676]
+
+    static func run(_ settings: LiveSettings) async throws -> (LiveLoopTests.Events, LiveSummary, LiveLoop, Assistant) {
+        let assistant = try await LiveLoopTests.assistant()
+        let source = try RecordingSource(contentsOf: Self.recording, room: Self.room)
+        let loop = LiveLoop(assistant: assistant, settings: settings, source: source, sink: nil, keepsPlayed: true)
+        let (events, summary) = try await LiveLoopTests.run(loop)
+        return (events, summary, loop, assistant)
+    }
+
+    @Test func theWakeWordStopsAReplyAndWhatFollowsIsAnswered() async throws {
+        let (events, summary, loop, assistant) = try await Self.run(LiveSettings())
+        #expect(events.turns.map(\.report.text) == ["what can i say", "what time is it", "what can i say", "stop"],
+                "problems: \(events.problems)")
+        #expect(events.turns[1].report.intent == "GetTime")
+        #expect(events.turns[3].report.reply == "OK.")
+        #expect(events.problems.isEmpty)
+        // Each reply stopped within 150 ms of the end of the wake word said over it.
+        let stops = events.all.compactMap { if case .interrupted(let at, _) = $0 { at } else { nil } }
+        #expect(stops.count == 2 && summary.interruptions == 2 && summary.wakeWords == 4)
+        // The reply stops in the same 30 ms piece of audio in which the spotter is sure of the
+        // wake word, which it is about 0.1 s after the phrase's end (it waits that long for a
+        // better end): within 0.2 s of the last sound of the word.
+        for (stop, wakeEnd) in zip(stops, Self.wakeWordsOverReplies) {
+            #expect(stop > wakeEnd - 0.5 && stop <= wakeEnd + 0.2, "stopped at \(stop) s, the wake word ended at \(wakeEnd) s")
+        }
+        // The interrupted replies were cut short: chime, reply, chime, reply, … as played.
+        let clips = try #require(await loop.playedClipsForTesting)
+        let help = try await assistant.speak(events.turns[0].report.reply)
+        #expect(clips.count == 8)
+        #expect(clips[1].duration < help.duration - 0.5 && clips[5].duration < help.duration - 0.5)
+        #expect(abs(clips[3].duration - (try await assistant.speak(events.turns[1].report.reply)).duration) < 0.01)
+        #expect(summary.speakingSeconds > 5)
+    }
+
+    @Test func theGateKeepsItDeafUntilItHasSpoken() async throws {
+        var settings = LiveSettings()
+        settings.whileSpeaking = .gate
+        let (events, summary, _, _) = try await Self.run(settings)
+        // The wake words said over its replies are not heard at all.
+        #expect(events.turns.map(\.report.text) == ["what can i say", "what can i say"], "problems: \(events.problems)")
+        #expect(summary.interruptions == 0 && summary.wakeWords == 2 && summary.speakingSeconds == 0)
+    }
+
+    @Test func itsOwnVoiceSayingTheWakeWordDoesNotWakeIt() async throws {
+        // Hark says its own wake word, loud, into a quiet room; the canceller must take it out.
+        let speech = try SpeechService(settings: VoiceSettings())
+        let said = try await speech.speak("Jarvis is my name. Jarvis. Ask Jarvis what time it is.")
+        let played = try said.pipelineSamples()
+        let heard = Self.mixed(SimulatedRoom(delay: 48, gain: 1, reverberation: 0.1).heard(played + [Int16](repeating: 0, count: 8_000)),
+                               with: Self.quietRoom(count: played.count + 8_000))
+
+        /// Wake words found in what the microphone heard: as it was, or with Hark's voice taken
+        /// out and each detection checked against what Hark was saying at that moment.
+        func wakes(cleaning: Bool) throws -> Int {
+            let spotter = try WakeWordSpotter(configuration: LiveSettings().wakeWord)
+            let echo = try EchoPath()
+            echo.begin(played, queued: 0)
+            var found = 0
+            for start in stride(from: 0, to: heard.count, by: LiveSettings.chunkSamples) {
+                let piece = Array(heard[start..<min(heard.count, start + LiveSettings.chunkSamples)])
+                for detection in try spotter.process(cleaning ? echo.clean(piece) : piece) {
+                    if try !cleaning || !echo.isOwnVoice(detection, spotter: spotter) { found += 1 }
+                }
+            }
+            return found
+        }
+        // Without the canceller its own voice wakes it: the test is not vacuous.
+        #expect(try wakes(cleaning: false) > 0)
+        #expect(try wakes(cleaning: true) == 0)
+    }
+
+    /// A quiet room: faint hiss 50 dB below full scale.
+    static func quietRoom(count: Int) -> [Int16] {
+        var hiss = NoiseFloor(level: -50, seed: 7)
+        return hiss.adding(to: [Int16](repeating: 0, count: count)[...])
+    }
+
+    static func mixed(_ a: [Int16], with b: [Int16]) -> [Int16] {
+        zip(a, b).map { Int16(clamping: Int($0) + Int($1)) }
+    }
+}
