@@ -15,6 +15,35 @@ import HarkTestSupport
         #expect(try ALSATestDevices.rawInt16(out) == values)
     }
 
+    @Test func aStreamedClipReachesTheDeviceAsFarAsAskedAndStopsThere() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let values: [Int16] = (0..<16_000).map { Int16(truncatingIfNeeded: $0 &* 31) }
+        let clip = AudioClip(int16: values, sampleRate: 16_000, channels: 1)
+
+        // Handed over in three pieces and finished: every sample, in order, nothing doubled.
+        let whole = directory.appendingPathComponent("whole.raw")
+        let device = try PlaybackDevice(ALSATestDevices.fileOutput(whole))
+        let stream = try device.stream(clip)
+        #expect(abs(stream.duration - 1) < 1e-9)
+        try stream.play(through: 0.25)
+        #expect(stream.framesWritten == 4_000)
+        try stream.play(through: 0.1)  // already there: nothing more
+        #expect(stream.framesWritten == 4_000)
+        try stream.play(through: 0.6)
+        try stream.finish()
+        #expect(try ALSATestDevices.rawInt16(whole) == values)
+
+        // Stopped after 0.3 s: the rest never reaches the device, and it plays the next clip.
+        let cut = directory.appendingPathComponent("cut.raw")
+        let second = try PlaybackDevice(ALSATestDevices.fileOutput(cut))
+        let interrupted = try second.stream(clip)
+        try interrupted.play(through: 0.3)
+        try interrupted.stop()
+        try second.play(AudioClip(int16: [1, 2, 3], sampleRate: 16_000, channels: 1))
+        #expect(try ALSATestDevices.rawInt16(cut) == Array(values.prefix(4_800)) + [1, 2, 3])
+    }
+
     @Test func keepsTheClipsOwnRateAndChannelsWhenAccepted() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
