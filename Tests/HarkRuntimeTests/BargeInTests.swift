@@ -26,8 +26,8 @@ import Testing
 
     @Test func theWakeWordStopsAReplyAndWhatFollowsIsAnswered() async throws {
         let (events, summary, loop, assistant) = try await Self.run(LiveSettings())
-        #expect(events.turns.map(\.report.text) == ["what can i say", "what time is it", "what can i say", "stop"],
-                "problems: \(events.problems)")
+        try #require(events.turns.map(\.report.text) == ["what can i say", "what time is it", "what can i say", "stop"],
+                     "problems: \(events.problems)")
         #expect(events.turns[1].report.intent == "GetTime")
         #expect(events.turns[3].report.reply == "OK.")
         #expect(events.problems.isEmpty)
