@@ -112,11 +112,17 @@ bench-wake: release
 
 # Wake words said while Hark speaks (the issue of barge-in): the test recordings of "jarvis" from
 # make bench-wake's corpus, each 3 s into Hark's reply coming back through a simulated room, heard
-# in a quiet room, over the echo and over the echo after the canceller.
+# in a quiet room, over the echo, as the loop hears while speaking (Hark's canceller and its
+# own-voice check) and through WebRTC's canceller for comparison (bench/webrtc-aec.cc, built here
+# only); then an hour of Hark's own replies naming the wake word and an hour not naming it.
 bench-echo: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
-	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100
+	@command -v g++ >/dev/null && pkg-config --exists webrtc-audio-processing || \
+	    DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq g++ libwebrtc-audio-processing-dev >/dev/null
+	g++ -O2 -o .build/webrtc-aec bench/webrtc-aec.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
+	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100 --external-canceller .build/webrtc-aec \
+	    --own-voice-minutes 60
 
 # Recogniser corpus: the home-en sentences, sentences drawn from the apps' phrases and speech to
 # reject, in many synthetic voices, clean and at 20, 10 and 5 dB SNR, and the real home-en

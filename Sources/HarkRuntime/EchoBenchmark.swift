@@ -33,10 +33,23 @@ public struct EchoBenchmark {
         public var ownVoiceWakesCancelled = 0
         /// Hours of Hark's reply heard (for the own-voice wakes).
         public var replyHours = 0.0
+        /// From the end of the person's last sound (the wake word's end) to the 30 ms piece in
+        /// which the loop, listening while speaking, was sure of the wake word and stopped the
+        /// reply (s), for each wake word found that way.
+        public var stopDelays: [Double] = []
+        /// The same through another canceller (`externalCanceller`), when one was given: wake
+        /// words found, wakes by Hark's own voice, and its enhancement (median, dB).
+        public var foundExternal = 0
+        public var ownVoiceWakesExternal = 0
+        public var enhancementExternalMedian = 0.0
     }
 
     public var recordings: [URL]
     public var echoLevels: [Double] = [0, -6, -12]
+    /// A program that cancels the echo another way, for comparison (e.g. bench/webrtc-aec.cc):
+    /// run as `PROGRAM CAPTURED.raw PLAYED.raw CLEANED.raw DELAY_MS` (16 kHz mono 16-bit raw),
+    /// with the delay measured on the 3 s before the person speaks.
+    public var externalCanceller: URL?
 
     public init(recordings: [URL]) {
         self.recordings = recordings
@@ -51,7 +64,7 @@ public struct EchoBenchmark {
         var rows: [Row] = []
         for level in echoLevels {
             var row = Row(echoDecibels: level)
-            var enhancements: [Double] = []
+            var enhancements: [Double] = [], externalEnhancements: [Double] = []
             for (index, url) in recordings.enumerated() {
                 progress("echo \(Int(level)) dB: \(index + 1)/\(recordings.count)")
                 let person = try WAVFile.read(contentsOf: url).pipelineSamples()
@@ -83,6 +96,7 @@ public struct EchoBenchmark {
                     }
                     return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
                 }
+                let wordEnd = start + Self.endOfLastSound(person)
                 /// As the loop hears it while speaking: 30 ms pieces through the echo path.
                 func wakesWhileSpeaking(_ audio: [Int16]) throws -> (person: Bool, own: Int) {
                     try spotter.reset()
@@ -91,9 +105,14 @@ public struct EchoBenchmark {
                     defer { echoPath.end() }
                     var ends: [Int] = []
                     for piece in stride(from: 0, to: audio.count, by: LiveSettings.chunkSamples) {
-                        let heard = echoPath.clean(Array(audio[piece..<min(piece + LiveSettings.chunkSamples, audio.count)]))
+                        let pieceEnd = min(piece + LiveSettings.chunkSamples, audio.count)
+                        let heard = echoPath.clean(Array(audio[piece..<pieceEnd]))
                         for detection in try spotter.process(heard) where try !echoPath.isOwnVoice(detection, spotter: spotter) {
-                            ends.append(detection.endSample - origin)
+                            let end = detection.endSample - origin
+                            if span.contains(end) && !ends.contains(where: { span.contains($0) }) {
+                                row.stopDelays.append(Double(pieceEnd - wordEnd) / 16_000)
+                            }
+                            ends.append(end)
                         }
                     }
                     return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
@@ -102,27 +121,81 @@ public struct EchoBenchmark {
                 let over = try wakes(captured), clean = try wakesWhileSpeaking(captured)
                 if over.person { row.foundOverEcho += 1 }
                 if clean.person { row.foundCancelled += 1 }
+                if let externalCanceller {
+                    let other = try Self.cancel(captured: captured, played: played, delay: delay, with: externalCanceller)
+                    externalEnhancements.append(10 * log10(Self.energy(captured[16_000..<start]) / max(Self.energy(other[16_000..<start]), 1)))
+                    let heard = try wakes(other)
+                    if heard.person { row.foundExternal += 1 }
+                    row.ownVoiceWakesExternal += heard.own
+                }
                 row.ownVoiceWakesOverEcho += over.own
                 row.ownVoiceWakesCancelled += clean.own
                 row.replyHours += Double(captured.count - person.count) / 16_000 / 3_600
             }
             enhancements.sort()
             row.enhancementMedian = enhancements.isEmpty ? 0 : enhancements[enhancements.count / 2]
+            externalEnhancements.sort()
+            row.enhancementExternalMedian = externalEnhancements.isEmpty ? 0 : externalEnhancements[externalEnhancements.count / 2]
             rows.append(row)
         }
         return rows
     }
 
-    public static func table(_ rows: [Row]) -> String {
-        var lines = ["echo vs person | wakes found: quiet room | over the echo | while speaking (cancelled, own voice checked) | ERLE median | Hark's own voice woke it (raw / cancelled, per hour of reply)"]
+    /// The comparison with another canceller, when one was given.
+    public static func externalTable(_ rows: [Row], name: String) -> String {
+        var lines = ["echo vs person | wakes found: Hark's canceller as the loop listens | \(name) | ERLE median: Hark's | \(name) | own-voice wakes through \(name)"]
         for row in rows {
-            let perHour = { (count: Int) in row.replyHours > 0 ? Double(count) / row.replyHours : 0 }
-            lines.append(String(format: "%+4.0f dB | %d/%d | %d/%d | %d/%d | %.1f dB | %d / %d (%.1f / %.1f)",
-                                row.echoDecibels, row.foundAlone, row.recordings, row.foundOverEcho, row.recordings,
-                                row.foundCancelled, row.recordings, row.enhancementMedian, row.ownVoiceWakesOverEcho,
-                                row.ownVoiceWakesCancelled, perHour(row.ownVoiceWakesOverEcho), perHour(row.ownVoiceWakesCancelled)))
+            lines.append(String(format: "%+4.0f dB | %d/%d | %d/%d | %.1f dB | %.1f dB | %d", row.echoDecibels, row.foundCancelled, row.recordings,
+                                row.foundExternal, row.recordings, row.enhancementMedian, row.enhancementExternalMedian, row.ownVoiceWakesExternal))
         }
         return lines.joined(separator: "\n")
+    }
+
+    public static func table(_ rows: [Row]) -> String {
+        var lines = ["echo vs person | wakes found: quiet room | over the echo | while speaking (cancelled, own voice checked) | ERLE median | Hark's own voice woke it (raw / cancelled, per hour of reply) | wake word's end to the reply stopping: p50 / p95"]
+        for row in rows {
+            let perHour = { (count: Int) in row.replyHours > 0 ? Double(count) / row.replyHours : 0 }
+            let delays = row.stopDelays.sorted()
+            lines.append(String(format: "%+4.0f dB | %d/%d | %d/%d | %d/%d | %.1f dB | %d / %d (%.1f / %.1f) | %.0f / %.0f ms",
+                                row.echoDecibels, row.foundAlone, row.recordings, row.foundOverEcho, row.recordings,
+                                row.foundCancelled, row.recordings, row.enhancementMedian, row.ownVoiceWakesOverEcho,
+                                row.ownVoiceWakesCancelled, perHour(row.ownVoiceWakesOverEcho), perHour(row.ownVoiceWakesCancelled),
+                                Benchmark.percentile(delays, 0.5) * 1000, Benchmark.percentile(delays, 0.95) * 1000))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs `program` on the audio through temporary raw files; its output, as long as the input.
+    static func cancel(captured: [Int16], played: [Int16], delay: Int, with program: URL) throws -> [Int16] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-echo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = ["captured", "played", "cleaned"].map { folder.appendingPathComponent("\($0).raw") }
+        try captured.withUnsafeBytes { try Data($0).write(to: files[0]) }
+        try played.withUnsafeBytes { try Data($0).write(to: files[1]) }
+        let process = Process()
+        process.executableURL = program
+        process.arguments = files.map(\.path) + [String(delay * 1000 / 16_000)]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw EchoBenchmarkError(message: "\(program.path) failed with status \(process.terminationStatus)")
+        }
+        let data = try Data(contentsOf: files[2])
+        var cleaned = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        // It works in whole 10 ms frames: the last partial frame is passed through.
+        if cleaned.count < captured.count { cleaned += captured[cleaned.count...] }
+        return Array(cleaned.prefix(captured.count))
+    }
+
+    /// Where the last sound of a recording ends (samples): the end of its last 10 ms frame within
+    /// 35 dB of its loudest (a recording's own quiet tail is not the word).
+    static func endOfLastSound(_ samples: [Int16]) -> Int {
+        let frame = 160
+        let energies = stride(from: 0, to: samples.count - frame + 1, by: frame).map { energy(samples[$0..<($0 + frame)]) }
+        guard let loudest = energies.max(), loudest > 0 else { return samples.count }
+        let last = energies.lastIndex { $0 >= loudest * pow(10, -3.5) } ?? (energies.count - 1)
+        return (last + 1) * frame
     }
 
     static func energy(_ samples: ArraySlice<Int16>) -> Double {
@@ -132,4 +205,9 @@ public struct EchoBenchmark {
     static func rms(_ samples: ArraySlice<Int16>) -> Double {
         energy(samples).squareRoot()
     }
+}
+
+struct EchoBenchmarkError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

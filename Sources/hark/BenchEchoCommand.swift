@@ -23,6 +23,12 @@ struct BenchEcho: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Use at most this many recordings.", valueName: "n"))
     var count = 100
 
+    @Option(help: ArgumentHelp("Then play this many minutes of Hark's own replies naming the wake word, and as many not naming it, into a quiet room, and count how often its own voice wakes it (0: skip).", valueName: "minutes"))
+    var ownVoiceMinutes = 0.0
+
+    @Option(help: ArgumentHelp("Also hear each recording through this program's echo canceller, for comparison: run as PROGRAM CAPTURED.raw PLAYED.raw CLEANED.raw DELAY_MS (16 kHz mono 16-bit raw); make bench-echo builds bench/webrtc-aec.cc for it.", valueName: "program"))
+    var externalCanceller: String?
+
     func run() async throws {
         var files: [URL] = []
         for path in recordings {
@@ -40,11 +46,25 @@ struct BenchEcho: AsyncParsableCommand {
             }
         }
         guard !files.isEmpty else { throw ValidationError("no WAV recordings in \(recordings.joined(separator: ", "))") }
-        let benchmark = EchoBenchmark(recordings: Array(files.prefix(count)))
+        var benchmark = EchoBenchmark(recordings: Array(files.prefix(count)))
+        if let externalCanceller {
+            guard FileManager.default.isExecutableFile(atPath: externalCanceller) else {
+                throw ValidationError("--external-canceller: \(externalCanceller) is not an executable program")
+            }
+            benchmark.externalCanceller = URL(fileURLWithPath: externalCanceller)
+        }
         do {
             let rows = try await benchmark.run { FileHandle.standardError.write(Data("\r\($0)   ".utf8)) }
             printError("")
             print(EchoBenchmark.table(rows))
+            if let externalCanceller {
+                print(EchoBenchmark.externalTable(rows, name: URL(fileURLWithPath: externalCanceller).lastPathComponent))
+            }
+            if ownVoiceMinutes > 0 {
+                let ownVoice = try await OwnVoiceBenchmark(minutes: ownVoiceMinutes).run { FileHandle.standardError.write(Data("\r\($0)   ".utf8)) }
+                printError("")
+                print(OwnVoiceBenchmark.table(ownVoice))
+            }
         } catch {
             throw fail(error)
         }
