@@ -255,12 +255,15 @@ public actor LiveLoop {
                 ambient.observe(chunk)
                 if heard - lastAutomationCheck >= PipelineAudio.sampleRate {
                     lastAutomationCheck = heard
+                    let before = heard + skipped
                     if let interrupted = try await speakDueAutomations(onEvent: onEvent) {
                         phase = interrupted
                         break
                     }
+                    // This piece was heard before the automations were said: stale now.
+                    if heard + skipped != before { continue }
                 }
-                // Someone may have spoken over an automation's result meanwhile.
+                // After an automation said with the microphone gated, the spotter starts afresh.
                 try keepSpotterInStep()
                 guard let detection = try spotter.process(chunk).first else { continue }
                 phase = try await woke(detection, onEvent: onEvent)
