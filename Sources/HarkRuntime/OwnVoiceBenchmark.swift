@@ -50,7 +50,8 @@ public struct OwnVoiceBenchmark {
         let name = phrase.prefix(1).uppercased() + phrase.dropFirst()
         return ["\(name) is my name.", "This is \(name).", "\(name) here.", "You can call me \(name).", "Ask \(name) anything."]
     }
-    static let voices = ["en-us", "en-gb", "en-gb-x-rp", "en-gb-scotland"]
+    /// Hark's voice at three pitches (espeak-ng's voice names differ between builds; its pitch does not).
+    static let pitches = [40, 50, 60]
     static let rates = [150, 170, 190]
 
     public func run(progress: (String) -> Void) async throws -> [Row] {
@@ -67,7 +68,7 @@ public struct OwnVoiceBenchmark {
             while row.hours * 60 < minutes {
                 let sentence = Self.sentences[index % Self.sentences.count]
                 let naming = Self.namings(wakePhrase)[(index / Self.sentences.count) % Self.namings(wakePhrase).count]
-                let voice = VoiceSettings(voice: Self.voices[(index / 3) % Self.voices.count], rate: Self.rates[index % Self.rates.count])
+                let voice = VoiceSettings(voice: "en-us", rate: Self.rates[index % Self.rates.count], pitch: Self.pitches[(index / 3) % Self.pitches.count])
                 index += 1
                 let text = namesWakeWord ? naming + " " + sentence : sentence
                 let played = try await SpeechService(settings: voice).speak(text).pipelineSamples()
