@@ -13,8 +13,6 @@ final class EchoPath {
     /// Samples between handing a sample to the loudspeaker and hearing it; nil before the first
     /// reply was measured.
     private(set) var delay: Int?
-    /// How well the last measurement matched (0…1).
-    private(set) var delayMatch = 0.0
     private var reference: [Int16] = []
     private var replyDelay = 0
     /// Samples captured since the reply began.
@@ -87,7 +85,6 @@ final class EchoPath {
         let played = Array(reference.prefix(captured.count))
         if let measured = EchoDelay.estimate(captured: captured, played: played), measured.correlation >= Self.trustedMatch {
             delay = measured.samples
-            delayMatch = measured.correlation
         }
         reference = []
         captured = []
