@@ -22,6 +22,10 @@ final class EchoPath {
     /// What was captured during the reply, for measuring the delay at its end.
     private var captured: [Int16] = []
 
+    /// Whether a reply's own audio has measured the delay: the canceller has heard Hark's voice
+    /// come back through this room at least once.
+    var knowsTheRoom: Bool { delay != nil }
+
     /// A measurement is kept only above this match: below it the reply was too quiet in the
     /// microphone, or drowned by other sound, to tell.
     static let trustedMatch = 0.5

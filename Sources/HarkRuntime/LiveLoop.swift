@@ -110,10 +110,13 @@ public struct LiveSummary: Sendable, Codable {
 /// `.listen`) it listens while it speaks: what it plays is taken out of what the microphone
 /// hears (`EchoPath`), and the wake word heard in what is left stops the reply at once and
 /// starts a request ("Jarvis, stop"; "Jarvis, what time is it?"). Only the wake word is
-/// listened for while speaking, so the rest of a reply cannot answer its own question. With
-/// `.gate`, audio captured while it speaks, and for `echoTail` after, is thrown away
-/// (`LiveAudioSource.discard`). The chime after the wake word is never gated: it is short and
-/// quiet, and dropping the audio under it would clip a command said straight after the wake word.
+/// listened for while speaking, so the rest of a reply cannot answer its own question. Once a
+/// reply has taught the canceller the room, the acknowledgement after the wake word (the chime,
+/// or "Yes?") is taken out the same way, and what is said over it is the start of the request.
+/// With `.gate`, audio captured while it speaks, and for `echoTail` after, is thrown away
+/// (`LiveAudioSource.discard`), and so is audio captured under a spoken "Yes?" before the
+/// canceller knows the room. The chime is never gated: it is short and quiet, and dropping the
+/// audio under it would clip a command said straight after the wake word.
 ///
 /// Runs on its own thread: audio reads and playback block, and the wake-word spotter scores
 /// audio inline.
@@ -287,14 +290,27 @@ public actor LiveLoop {
     private func woke(_ detection: WakeWordDetection, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
         summary.wakeWords += 1
         onEvent(.wake(at: seconds(detection.endSample), score: detection.score, confidence: detection.confidence))
-        // A spoken "Yes?" is gated like any reply; the chime is not (see above).
-        if let acknowledgement { try play(acknowledgement.clip, gated: acknowledgement.isSpeech, onEvent: onEvent) }
+        var request = recent.samples(from: detection.endSample)
+        if let acknowledgement {
+            if listensWhileSpeaking, echo?.knowsTheRoom == true {
+                // Taken out of what is heard, like a reply; what is said over it starts the request.
+                // Not before a reply has taught the canceller the room: a first "Yes?" left in
+                // would be heard as the start of the request.
+                _ = try await playHearing(acknowledgement.clip, onEvent: onEvent) { (cleaned) in
+                    request += cleaned
+                    return false
+                }
+            } else {
+                // A spoken "Yes?" is gated like any reply; the chime is not (see above).
+                try play(acknowledgement.clip, gated: acknowledgement.isSpeech, onEvent: onEvent)
+            }
+        }
         var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, background: ambient.background),
                                   since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail),
                                   claim: WakeClaim(brain: brain, phrase: detection.phrase,
                                                    signalToNoise: Self.signalToNoise(of: detection, in: recent, background: ambient.background),
                                                    confidence: detection.confidence))
-        return try await listen(to: recent.samples(from: detection.endSample), &listening, onEvent: onEvent)
+        return try await listen(to: request, &listening, onEvent: onEvent)
     }
 
     /// How far the wake word stood above the room's background (dB): how well this device heard
@@ -457,27 +473,58 @@ public actor LiveLoop {
     /// Says a reply: listening for the wake word meanwhile (`.listen`), or deaf to the microphone
     /// until it is over (`.gate`). Returns the wake word that stopped it, if one did.
     private func speak(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void) async throws -> WakeWordDetection? {
-        guard settings.whileSpeaking == .listen, gatesOwnSpeech, reply.frameCount > 0 else {
+        guard listensWhileSpeaking, reply.frameCount > 0 else {
             try play(reply, gated: true, onEvent: onEvent)
             return nil
         }
         return try await speakListening(reply, onEvent: onEvent)
     }
 
+    /// Whether Hark hears the room while it speaks (`LiveSettings.whileSpeaking`), its own voice
+    /// taken out, instead of gating the microphone.
+    private var listensWhileSpeaking: Bool { settings.whileSpeaking == .listen && gatesOwnSpeech }
+
     /// How far ahead of what the microphone has heard the loudspeaker is handed the reply (s):
     /// enough that a late read never starves it, little enough that stopping drops it all.
     static let playbackLead = 0.1
 
-    /// Plays `reply` a piece at a time, one piece for each piece the microphone hears, takes the
-    /// reply out of what is heard and listens for the wake word in what is left; stops the
-    /// reply the moment the wake word is heard.
+    /// Says a reply while listening for the wake word in what the microphone hears with the reply
+    /// taken out; stops the reply the moment the wake word is heard, and returns it.
     private func speakListening(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void) async throws -> WakeWordDetection? {
-        let clip = brain.loudspeaker.applied(to: reply)
-        let played = try clip.pipelineSamples()
-        let echo = try self.echo ?? EchoPath()
-        self.echo = echo
         try keepSpotterInStep()
         guard let spotter else { return nil }
+        var interruption: WakeWordDetection?
+        let echo = try echoPath()
+        let stopped = try await playHearing(reply, onEvent: onEvent) { (cleaned) throws in
+            guard let detection = try spotter.process(cleaned).first,
+                  try !echo.isOwnVoice(detection, spotter: spotter) else { return false }
+            interruption = detection
+            return true
+        }
+        guard let interruption, let stopped else { return nil }
+        let delay = seconds(max(0, stopped - interruption.endSample))
+        stopDelays.append(delay)
+        summary.interruptions += 1
+        onEvent(.interrupted(at: seconds(stopped), afterWakeWord: delay))
+        return interruption
+    }
+
+    private func echoPath() throws -> EchoPath {
+        if let echo { return echo }
+        let made = try EchoPath()
+        echo = made
+        return made
+    }
+
+    /// Plays `clip` a piece at a time, one piece for each piece the microphone hears, and gives
+    /// `hear` each piece heard with the clip taken out of it (`EchoPath`). When `hear` returns
+    /// true the clip is silenced at once; returns where (samples on the loop's timeline), or nil
+    /// when it played to the end (and `echoTail` after, the room's reflections fading).
+    private func playHearing(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void,
+                             hear: ([Int16]) throws -> Bool) async throws -> Int? {
+        let clip = brain.loudspeaker.applied(to: reply)
+        let played = try clip.pipelineSamples()
+        let echo = try echoPath()
         var playback: (any LivePlayback)?
         do {
             playback = try sink?.start(clip)
@@ -505,15 +552,14 @@ public actor LiveLoop {
             do {
                 read = try await source.read(frames: LiveSettings.chunkSamples)
             } catch is CancellationError {
-                break  // stopping (SIGTERM, Ctrl-C): the reply is cut short below
+                break  // stopping (SIGTERM, Ctrl-C): the clip is cut short below
             }
             guard let chunk = read, !chunk.isEmpty else { break }
             spoken += chunk.count
             heard += chunk.count
             let cleaned = echo.clean(chunk)
             recent.append(cleaned, endingAt: heard + skipped)
-            guard let detection = try spotter.process(cleaned).first,
-                  try !echo.isOwnVoice(detection, spotter: spotter) else { continue }
+            guard try hear(cleaned) else { continue }
             let stopped = heard + skipped
             do {
                 try playback?.stop()
@@ -522,11 +568,7 @@ public actor LiveLoop {
             }
             source.loudspeakerStopped()
             playedClips?.append(clip.prefix(seconds: min(clip.duration, seconds(spoken))))
-            let delay = seconds(max(0, stopped - detection.endSample))
-            stopDelays.append(delay)
-            summary.interruptions += 1
-            onEvent(.interrupted(at: seconds(stopped), afterWakeWord: delay))
-            return detection
+            return stopped
         }
         playedClips?.append(clip)
         do {

@@ -36,14 +36,14 @@ import Testing
     @Test func theWakeWordStopsAReplyAndWhatFollowsIsAnswered() async throws {
         let (events, summary, loop, assistant) = try await Self.run(LiveSettings())
         let playedDurations = (await loop.playedClipsForTesting ?? []).map(\.duration)
-        try #require(events.turns.map(\.report.text) == ["what time is it", "what can i say", "what time is it", "what can i say", "stop"],
+        try #require(events.turns.map(\.report.text) == ["what time is it", "what can i say", "what time is it", "what can i say", "stop", "what time is it"],
                      "replies: \(events.turns.map(\.report.reply)), played: \(playedDurations), ends: \(events.turns.map(\.endedAt)), events: \(events.all.map { "\($0)".prefix(160) })")
         #expect(events.turns[2].report.intent == "GetTime")
         #expect(events.turns[4].report.reply == "OK.")
         #expect(events.problems.isEmpty)
         // Each reply stopped within 150 ms of the end of the wake word said over it.
         let stops = events.all.compactMap { if case .interrupted(let at, _) = $0 { at } else { nil } }
-        #expect(stops.count == 2 && summary.interruptions == 2 && summary.wakeWords == 5)
+        #expect(stops.count == 2 && summary.interruptions == 2 && summary.wakeWords == 6)
         // The reply stops in the same 30 ms piece of audio in which the spotter is sure of the
         // wake word, which it is about 0.1 s after the phrase's end (it waits that long for a
         // better end): within 0.2 s of the last sound of the word.
@@ -53,7 +53,7 @@ import Testing
         // The interrupted replies were cut short: chime, reply, chime, reply, … as played.
         let clips = try #require(await loop.playedClipsForTesting)
         let help = try await assistant.speak(events.turns[1].report.reply)
-        #expect(clips.count == 10)
+        #expect(clips.count == 12)
         #expect(clips[3].duration < help.duration - 0.5 && clips[7].duration < help.duration - 0.5)
         // (Not to the sample: espeak-ng's output can shift a little with what other callers did before.)
         #expect(abs(clips[5].duration - (try await assistant.speak(events.turns[2].report.reply)).duration) < 0.1)
@@ -65,8 +65,26 @@ import Testing
         settings.whileSpeaking = .gate
         let (events, summary, _, _) = try await Self.run(settings)
         // The wake words said over its replies are not heard at all.
-        #expect(events.turns.map(\.report.text) == ["what time is it", "what can i say", "what can i say"], "problems: \(events.problems)")
-        #expect(summary.interruptions == 0 && summary.wakeWords == 3 && summary.speakingSeconds == 0)
+        #expect(events.turns.map(\.report.text) == ["what time is it", "what can i say", "what can i say", "what time is it"], "problems: \(events.problems)")
+        #expect(summary.interruptions == 0 && summary.wakeWords == 4 && summary.speakingSeconds == 0)
+    }
+
+    @Test func aRequestSaidOverASpokenAcknowledgementIsHeard() async throws {
+        // The recording's last request follows its wake word in one breath ("Jarvis, what time
+        // is it?"), so it is said over Hark's "Yes?", after replies have taught the canceller the room.
+        var settings = LiveSettings()
+        settings.acknowledgement = .speech
+        let (events, _, loop, assistant) = try await Self.run(settings)
+        #expect(events.turns.last?.report.text == "what time is it", "turns: \(events.turns.map(\.report.text))")
+        #expect(events.turns.last?.report.intent == "GetTime")
+        // "Yes?" was played before that answer, in full.
+        let clips = try #require(await loop.playedClipsForTesting)
+        let yes = try await assistant.speak("Yes?")
+        #expect(clips.count >= 2 && abs(clips[clips.count - 2].duration - yes.duration) < 0.1)
+        // Gated, the microphone is deaf while it says "Yes?", and the request's start is lost.
+        settings.whileSpeaking = .gate
+        let (gated, _, _, _) = try await Self.run(settings)
+        #expect(gated.turns.last?.report.text != "what time is it", "turns: \(gated.turns.map(\.report.text))")
     }
 
     @Test func itsOwnVoiceSayingTheWakeWordDoesNotWakeIt() async throws {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the barge-in fixture: a person who asks Hark the time (a short answer, in which
 # Hark's canceller first hears the room), then something with a long answer and, while Hark is
-# still answering, says the wake word and something else; then asks again and tells it to stop.
+# still answering, says the wake word and something else; then asks again and tells it to stop;
+# then asks the time again in one breath, over Hark's acknowledgement.
 # The wake words said over Hark's answers are real people's (cut from ../wake/real_wakes.wav);
 # the rest is flite. Only the person is recorded here: the test plays Hark's replies back into
 # this recording through a simulated room, as its microphone would hear them.
@@ -44,4 +45,6 @@ segment interrupt silence 2.0
 real interrupt 5.572 8.644 4142863d jarvis
 segment interrupt speech flite:rms "Stop."
 segment interrupt silence 5.0
+segment interrupt wake flite:rms "Jarvis, what time is it?"
+segment interrupt silence 4.0
 finish interrupt
