@@ -114,7 +114,9 @@ bench-wake: release
 # make bench-wake's corpus, each 3 s into Hark's reply coming back through a simulated room, heard
 # in a quiet room, over the echo, as the loop hears while speaking (Hark's canceller and its
 # own-voice check) and through WebRTC's canceller for comparison (bench/webrtc-aec.cc, built here
-# only); then an hour of Hark's own replies naming the wake word and an hour not naming it.
+# only); then an hour of Hark's own replies naming the wake word and an hour not naming it; then
+# the same recordings with real household noise going on throughout, 10 dB below the person.
+HOUSEHOLD_NOISES = doing_the_dishes.wav running_tap.wav exercise_bike.wav dude_miaowing.wav
 bench-echo: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
@@ -123,6 +125,8 @@ bench-echo: release
 	g++ -O2 -o .build/webrtc-aec bench/webrtc-aec.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
 	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100 --external-canceller .build/webrtc-aec \
 	    --own-voice-minutes 60
+	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100 --noise-snr 10 \
+	    $(addprefix --noise $(SHARED_CORPORA)/noise-household/,$(HOUSEHOLD_NOISES))
 
 # Recogniser corpus: the home-en sentences, sentences drawn from the apps' phrases and speech to
 # reject, in many synthetic voices, clean and at 20, 10 and 5 dB SNR, and the real home-en

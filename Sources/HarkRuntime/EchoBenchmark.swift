@@ -11,7 +11,9 @@ import HarkVoice
 /// echo as `hark listen` hears it while speaking (`EchoPath`: the canceller and the delay it
 /// measured on the replies before, kept from one recording to the next as the loop keeps them
 /// from one reply to the next, and the check that a wake word was not Hark's own voice). The echo
-/// return loss enhancement is measured with a fresh canceller aligned on the 3 s before.
+/// return loss enhancement is measured with a fresh canceller aligned on the 3 s before. With
+/// `noises`, household noise goes on throughout, in the quiet room too; the enhancement then
+/// counts the noise, which no canceller takes out, as what is left.
 public struct EchoBenchmark {
     /// What Hark says meanwhile: long, and naming the wake word, which must not wake it.
     public static let reply = "Jarvis is my name. Here is the weather for today. It will be cloudy in the morning, "
@@ -50,6 +52,12 @@ public struct EchoBenchmark {
     /// run as `PROGRAM CAPTURED.raw PLAYED.raw CLEANED.raw DELAY_MS` (16 kHz mono 16-bit raw),
     /// with the delay measured on the 3 s before the person speaks.
     public var externalCanceller: URL?
+    /// Household noise heard throughout (in the quiet room too), each recording taking the next
+    /// noise, from a different place in it; none: a quiet room.
+    public var noises: [[Int16]] = []
+    /// How far the noise stays below the person's speech (dB): SNR as bench/make-wake-corpus.py
+    /// defines it, the speech's power being the mean of its 20 ms frames within 30 dB of its loudest.
+    public var noiseSNR = 10.0
 
     public init(recordings: [URL]) {
         self.recordings = recordings
@@ -74,10 +82,16 @@ public struct EchoBenchmark {
                 // The echo at `level` dB relative to the person's speech.
                 let gain = pow(10, level / 20) * (Self.rms(person[...]) / max(Self.rms(echoOfReply[start..<(start + person.count)]), 1))
                 let echo = echoOfReply.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
-                let alone = [Int16](repeating: 0, count: start) + person + [Int16](repeating: 0, count: 16_000)
+                var alone = [Int16](repeating: 0, count: start) + person + [Int16](repeating: 0, count: 16_000)
                 var captured = Array(echo.prefix(start + person.count + 16_000))
                 for (offset, sample) in person.enumerated() {
                     captured[start + offset] = Int16(clamping: Int(captured[start + offset]) + Int(sample))
+                }
+                if !noises.isEmpty {
+                    let room = Self.looped(noises[index % noises.count], count: captured.count, from: index * 7_919,
+                                           power: Self.speechPower(person) / pow(10, noiseSNR / 10))
+                    alone = Self.mixed(alone, room)
+                    captured = Self.mixed(captured, room)
                 }
                 let played = Array(spoken.prefix(captured.count)) + [Int16](repeating: 0, count: max(0, captured.count - spoken.count))
                 let before = Array(captured.prefix(start)), playedBefore = Array(played.prefix(start))
@@ -196,6 +210,27 @@ public struct EchoBenchmark {
         guard let loudest = energies.max(), loudest > 0 else { return samples.count }
         let last = energies.lastIndex { $0 >= loudest * pow(10, -3.5) } ?? (energies.count - 1)
         return (last + 1) * frame
+    }
+
+    /// The mean power of the 20 ms frames within 30 dB of the loudest: the speech, not the
+    /// quiet around it.
+    static func speechPower(_ samples: [Int16]) -> Double {
+        let powers = stride(from: 0, to: samples.count - 320 + 1, by: 320).map { energy(samples[$0..<($0 + 320)]) }
+        guard let loudest = powers.max(), loudest > 0 else { return 0 }
+        let loud = powers.filter { $0 >= loudest / 1_000 }
+        return loud.reduce(0, +) / Double(loud.count)
+    }
+
+    /// `count` samples of `noise` from `from` on, going round when it ends, at mean power `power`.
+    static func looped(_ noise: [Int16], count: Int, from: Int, power: Double) -> [Int16] {
+        guard !noise.isEmpty else { return [Int16](repeating: 0, count: count) }
+        let piece = (0..<count).map { noise[(from + $0) % noise.count] }
+        let gain = (power / max(energy(piece[...]), 1)).squareRoot()
+        return piece.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+    }
+
+    static func mixed(_ a: [Int16], _ b: [Int16]) -> [Int16] {
+        zip(a, b).map { Int16(clamping: Int($0) + Int($1)) }
     }
 
     static func energy(_ samples: ArraySlice<Int16>) -> Double {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkAudio
 import HarkRuntime
 
 /// `hark bench-echo`: wake words said while Hark speaks, with and without the echo canceller.
@@ -13,8 +14,9 @@ struct BenchEcho: AsyncParsableCommand {
         and each recording of a person saying "jarvis" lands 3 s into it. Each is heard by the \
         wake-word spotter in a quiet room, over the echo, and over the echo after the canceller \
         (its delay estimated from the audio). Prints wakes found each way, the echo return loss \
-        enhancement, and how often Hark's own voice woke it. make bench-echo runs it on the test \
-        recordings of make bench-wake's corpus.
+        enhancement, and how often Hark's own voice woke it. With --noise, household noise goes \
+        on throughout. make bench-echo runs it on the test recordings of make bench-wake's corpus, \
+        in a quiet room and with household noise at 10 dB.
         """)
 
     @Argument(help: ArgumentHelp("Recordings of people saying \"jarvis\" (WAV files, or folders of them: a folder's test-* files when it has any).", valueName: "wav|dir"))
@@ -28,6 +30,12 @@ struct BenchEcho: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Also hear each recording through this program's echo canceller, for comparison: run as PROGRAM CAPTURED.raw PLAYED.raw CLEANED.raw DELAY_MS (16 kHz mono 16-bit raw); make bench-echo builds bench/webrtc-aec.cc for it.", valueName: "program"))
     var externalCanceller: String?
+
+    @Option(name: .customLong("noise"), help: ArgumentHelp("Household noise heard throughout, in the quiet room too (a WAV file; give several and each recording takes the next).", valueName: "wav"))
+    var noiseFiles: [String] = []
+
+    @Option(help: ArgumentHelp("How far the noise stays below the person's speech (dB; the speech's power is that of its 20 ms frames within 30 dB of its loudest).", valueName: "dB"))
+    var noiseSnr = 10.0
 
     func run() async throws {
         var files: [URL] = []
@@ -52,6 +60,15 @@ struct BenchEcho: AsyncParsableCommand {
                 throw ValidationError("--external-canceller: \(externalCanceller) is not an executable program")
             }
             benchmark.externalCanceller = URL(fileURLWithPath: externalCanceller)
+        }
+        do {
+            benchmark.noises = try noiseFiles.map { try WAVFile.read(contentsOf: URL(fileURLWithPath: $0)).pipelineSamples() }
+        } catch {
+            throw ValidationError("--noise: \(error)")
+        }
+        benchmark.noiseSNR = noiseSnr
+        if !noiseFiles.isEmpty {
+            print("household noise at \(String(format: "%g", noiseSnr)) dB below the person: \(noiseFiles.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))")
         }
         do {
             let rows = try await benchmark.run { FileHandle.standardError.write(Data("\r\($0)   ".utf8)) }
