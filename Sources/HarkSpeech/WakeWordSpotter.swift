@@ -114,6 +114,8 @@ public final class WakeWordSpotter {
     public let threshold: Double
     /// The dictionary pronunciations the search listens for (alternates of each word included).
     public let pronunciations: [String]
+    /// The phones of each of `pronunciations`, in the same order.
+    public var phoneSequences: [[String]] { pronunciations.compactMap { spellings[$0]?.phones } }
     /// Samples fed (and skipped) so far.
     public private(set) var samplesProcessed = 0
     /// Seconds it took to load the model and install the search.

@@ -1,0 +1,46 @@
+import Foundation
+@testable import HarkRuntime
+import HarkSpeech
+import HarkVoice
+import Testing
+
+/// `hark wake-check`: the real spotter listening to real espeak-ng speech.
+@Suite struct WakePhraseCheckTests {
+    @Test func speechSayingThePhraseWakesItAndIsCalledRisky() async throws {
+        var check = WakePhraseCheck(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
+        check.voices = [VoiceSettings()]
+        check.sentences = ["Could you pass me the salt and pepper, please?", "The kettle has just boiled."]
+        let quiet = try await check.run { _ in }
+        #expect(quiet.phones == ["JH", "AA", "R", "V", "AH", "S"])
+        #expect(quiet.speechSeconds > 2 && quiet.speechSeconds < 10, "\(quiet.speechSeconds) s")
+        #expect(quiet.falseWakes == 0 && !quiet.isRisky)
+        #expect(quiet.phraseSaid == 1 && quiet.phraseHeard == 1)
+        // The same speech, and a sentence that does say it: every time it is said is a false wake.
+        check.sentences.append("Jarvis, what time is it?")
+        let said = try await check.run { _ in }
+        #expect(said.falseWakes >= 1 && said.nearMisses >= said.falseWakes && said.isRisky)
+        #expect(WakePhraseCheck.report(said).contains("risky:"))
+    }
+
+    @Test func theVerdictFollowsTheFigures() {
+        var result = WakePhraseCheck.Result(phrase: "jarvis", sensitivity: 0.5, phones: ["JH", "AA", "R", "V", "AH", "S"],
+                                            speechSeconds: 900, falseWakes: 0, nearMisses: 4, phraseSaid: 3, phraseHeard: 3)
+        var report = WakePhraseCheck.report(result)
+        #expect(report.contains("15.0 minutes"))
+        #expect(report.contains("16 an hour") && report.contains("no sign of trouble"))
+        #expect(report.contains("7.1 false wakes per 10 hours"), "the real figure for a measured phrase")
+        // 50 near misses in a quarter of an hour is 200 an hour: risky without a single false wake.
+        result.nearMisses = 50
+        #expect(result.isRisky && WakePhraseCheck.report(result).contains("risky:"))
+        result = WakePhraseCheck.Result(phrase: "hey", sensitivity: 0.5, phones: ["HH", "EY"], speechSeconds: 900,
+                                        falseWakes: 0, nearMisses: 0, phraseSaid: 3, phraseHeard: 2)
+        report = WakePhraseCheck.report(result)
+        #expect(report.contains("short: 2 phones") && !report.contains("bench-wake"))
+        #expect(report.contains("espeak-ng's voice is not a person's"))
+    }
+
+    @Test func badInputIsExplained() throws {
+        let outcome = try CommandLineTests.hark(["wake-check", "jarvis", "--sensitivity", "2"])
+        #expect(outcome.status != 0 && outcome.errors.contains("--sensitivity must be 0 to 1"), "stderr: \(outcome.errors)")
+    }
+}
