@@ -1,5 +1,5 @@
 public import Foundation
-public import HarkAudio
+import HarkAudio
 import HarkSpeech
 import HarkVoice
 

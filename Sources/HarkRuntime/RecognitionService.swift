@@ -116,7 +116,7 @@ public actor RecognitionService {
         let heard: Result<(Recognition, Bool), RecognitionError>
         do throws(RecognitionError) {
             let recognition = try recognizer.recognize(samples)
-            heard = .success((recognition, try recognizer.isWholePhrase(recognition)))
+            heard = .success((recognition, recognizer.isWholePhrase(recognition)))
         } catch {
             heard = .failure(error)
         }

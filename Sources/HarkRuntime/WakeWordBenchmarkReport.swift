@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The figures of a wake-word benchmark run (see `WakeWordBenchmark`), and the candidates
 /// behind them.
