@@ -28,7 +28,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("input_device", "ALSA capture device (default: default)"),
         ("output_device", "ALSA playback device (default: default)"),
         ("apps", "folder of bundled apps (the owner's in /etc/hark/apps and ~/.config/hark/apps load too)"),
-        ("wake_phrase", "words that wake Hark (default: jarvis)"),
+        ("wake_phrase", "words that wake Hark (default: jarvis; check one with hark wake-check)"),
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),

@@ -50,7 +50,7 @@ struct Listen: AsyncParsableCommand {
                                valueName: "dir"))
     var saveUtterances: String?
 
-    @Option(help: ArgumentHelp("The words that wake Hark; every word must be in the pronunciation dictionary.",
+    @Option(help: ArgumentHelp("The words that wake Hark; every word must be in the pronunciation dictionary (`hark wake-check PHRASE` says whether a phrase will wake it by mistake).",
                                valueName: "phrase"))
     var wakePhrase: String?
 
