@@ -73,6 +73,31 @@ import Testing
         #expect(missing.status != 0 && missing.errors.contains("/nonexistent/jarvis does not exist"), "\(missing.errors)")
     }
 
+    /// With noise going on throughout, what is left after the canceller counts the noise, so the
+    /// enhancement falls; a noise file that cannot be read is refused.
+    @Test func benchEchoHearsNoiseThroughout() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = try Self.corpus(in: directory)
+        var generator = SystemRandomNumberGenerator()
+        let hiss = (0..<(8 * 16_000)).map { _ in Float.random(in: -0.1...0.1, using: &generator) }
+        let noise = directory.appendingPathComponent("hiss.wav")
+        try WAVFile.write(AudioClip(samples: hiss, sampleRate: 16_000, channels: 1), to: noise)
+        let recordings = corpus.appendingPathComponent("positives/jarvis/clean").path
+        let outcome = try CommandLineTests.hark(["bench-echo", recordings, "--noise", noise.path, "--noise-snr", "5"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let lines = outcome.output.split(separator: "\n")
+        #expect(lines.first == "household noise at 5 dB below the person: hiss.wav", "\(outcome.output)")
+        let rows = lines.dropFirst(2).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(rows.map { $0.first } == ["+0 dB", "-6 dB", "-12 dB"], "\(outcome.output)")
+        for row in rows {
+            let enhancement = Double(row[4].replacingOccurrences(of: " dB", with: "")) ?? 99
+            #expect(enhancement < 5, "the noise is left, and counted: \(row)")
+        }
+        let unreadable = try CommandLineTests.hark(["bench-echo", recordings, "--noise", directory.appendingPathComponent("none.wav").path])
+        #expect(unreadable.status != 0 && unreadable.errors.contains("--noise:"), "\(unreadable.errors)")
+    }
+
     @Test func aPhraseWithoutRecordingsIsRefused() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
