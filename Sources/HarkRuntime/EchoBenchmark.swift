@@ -104,10 +104,7 @@ public struct EchoBenchmark {
                     try spotter.reset()
                     // The spotter's positions run on across resets: count from where this stream starts.
                     let origin = spotter.samplesProcessed
-                    var ends: [Int] = []
-                    for piece in stride(from: 0, to: audio.count, by: 1_600) {
-                        ends += try spotter.process(Array(audio[piece..<min(piece + 1_600, audio.count)])).map { $0.endSample - origin }
-                    }
+                    let ends = try spotter.process(audio).map { $0.endSample - origin }
                     return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
                 }
                 let wordEnd = start + Self.endOfLastSound(person)

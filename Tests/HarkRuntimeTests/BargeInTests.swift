@@ -92,8 +92,8 @@ import Testing
         let speech = try SpeechService(settings: VoiceSettings())
         let said = try await speech.speak("Jarvis is my name. Jarvis. Ask Jarvis what time it is.")
         let played = try said.pipelineSamples()
-        let heard = Self.mixed(SimulatedRoom(delay: 48, gain: 1, reverberation: 0.1).heard(played + [Int16](repeating: 0, count: 8_000)),
-                               with: Self.quietRoom(count: played.count + 8_000))
+        let heard = EchoBenchmark.mixed(SimulatedRoom(delay: 48, gain: 1, reverberation: 0.1).heard(played + [Int16](repeating: 0, count: 8_000)),
+                                        Self.quietRoom(count: played.count + 8_000))
 
         /// Wake words found in what the microphone heard: as it was, or with Hark's voice taken
         /// out and each detection checked against what Hark was saying at that moment.
@@ -119,9 +119,5 @@ import Testing
     static func quietRoom(count: Int) -> [Int16] {
         var hiss = NoiseFloor(level: -50, seed: 7)
         return hiss.adding(to: [Int16](repeating: 0, count: count)[...])
-    }
-
-    static func mixed(_ a: [Int16], with b: [Int16]) -> [Int16] {
-        zip(a, b).map { Int16(clamping: Int($0) + Int($1)) }
     }
 }
