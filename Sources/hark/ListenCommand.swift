@@ -114,13 +114,7 @@ struct Listen: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file: HarkConfigFile
-        do {
-            file = try HarkConfigFile.load(config.map { URL(fileURLWithPath: $0) })
-        } catch {
-            printError("hark: \(error)")
-            throw ExitCode(ExitStatus.dataError)
-        }
+        let file = try settingsFile(config)
         let settings = try liveSettings(file)
         let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? file.logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
         let logger = LiveLog.start(level: level, toStandardError: json)
@@ -203,11 +197,7 @@ struct Listen: AsyncParsableCommand {
         if let saveUtterances { settings.utteranceDirectory = URL(fileURLWithPath: saveUtterances) }
         if let whileSpeaking, let choice = LiveSettings.WhileSpeaking(rawValue: whileSpeaking) { settings.whileSpeaking = choice }
         if let problem = settings.problems().first { throw ValidationError(problem) }
-        do {
-            try settings.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
-        } catch {
-            throw ValidationError("the wake phrase \"\(settings.wakePhrase)\" cannot be pronounced: \(error)")
-        }
+        try settings.pronounceWakePhrase()
         return settings
     }
 

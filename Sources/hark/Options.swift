@@ -152,6 +152,29 @@ func assistantConfiguration(apps: AppsOptions, recognizer: RecognizerOptions? = 
     return configuration
 }
 
+/// The settings file `--config` names, else the first on the search path (`HarkConfigFile.load`);
+/// one that cannot be read or makes no sense ends the command, saying why (exit 65).
+func settingsFile(_ config: String?) throws -> HarkConfigFile {
+    do {
+        return try HarkConfigFile.load(config.map { URL(fileURLWithPath: $0) })
+    } catch {
+        printError("hark: \(error)")
+        throw ExitCode(ExitStatus.dataError)
+    }
+}
+
+extension LiveSettings {
+    /// Gives the wake phrase's words the dictionary lacks a pronunciation (the project's lexicon,
+    /// else espeak-ng), or refuses a phrase that cannot be pronounced.
+    mutating func pronounceWakePhrase() throws {
+        do {
+            try pronounceWakePhrase(models: HarkPaths.modelsDirectory())
+        } catch {
+            throw ValidationError("the wake phrase \"\(wakePhrase)\" cannot be pronounced: \(error)")
+        }
+    }
+}
+
 /// Where speech goes: a WAV file when one is named, else the sound card.
 enum SpeechOutput {
     /// Returns false when there was neither a file nor a sound card.

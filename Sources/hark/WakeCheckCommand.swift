@@ -39,20 +39,10 @@ struct WakeCheck: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file: HarkConfigFile
-        do {
-            file = try HarkConfigFile.load(config.map { URL(fileURLWithPath: $0) })
-        } catch {
-            throw ValidationError("\(error)")
-        }
-        var settings = file.live
+        var settings = try settingsFile(config).live
         if !phrase.isEmpty { settings.wakePhrase = phrase.joined(separator: " ").lowercased() }
         if let sensitivity { settings.sensitivity = sensitivity }
-        do {
-            try settings.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
-        } catch {
-            throw ValidationError("the wake phrase \"\(settings.wakePhrase)\" cannot be pronounced: \(error)")
-        }
+        try settings.pronounceWakePhrase()
         do {
             let result = try await WakePhraseCheck(configuration: settings.wakeWord).run {
                 FileHandle.standardError.write(Data("\r\($0)   ".utf8))
