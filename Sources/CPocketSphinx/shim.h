@@ -27,4 +27,23 @@ static inline int hark_ps_cmn_veclen(ps_decoder_t *ps) {
     cmn_t *cmn = hark_ps_cmn(ps);
     return cmn ? cmn->veclen : 0;
 }
+
+/// The live normaliser's whole state: the mean it subtracts, and the running sum and frame
+/// count its next mean comes from (cmn_live_set would also invent a history of 500 frames).
+/// `mean` and `sum` hold veclen values each.
+static inline void hark_cmn_get_state(const cmn_t *cmn, mfcc_t *mean, mfcc_t *sum, int32 *frames) {
+    for (int i = 0; i < cmn->veclen; i++) {
+        mean[i] = cmn->cmn_mean[i];
+        sum[i] = cmn->sum[i];
+    }
+    *frames = cmn->nframe;
+}
+
+static inline void hark_cmn_set_state(cmn_t *cmn, const mfcc_t *mean, const mfcc_t *sum, int32 frames) {
+    for (int i = 0; i < cmn->veclen; i++) {
+        cmn->cmn_mean[i] = mean[i];
+        cmn->sum[i] = sum[i];
+    }
+    cmn->nframe = frames;
+}
 #endif

@@ -212,7 +212,10 @@ final class Decoder {
 
     /// Decodes a whole utterance in one call, so cepstral mean normalisation
     /// uses the utterance's own mean rather than a cold running estimate.
-    func decodeWhole(_ samples: [Int16]) throws(RecognitionError) -> Hypothesis {
+    /// `alone`: also forget the background the front end's noise removal learnt from earlier
+    /// utterances, so that the result depends on `samples` alone (`startStream`).
+    func decodeWhole(_ samples: [Int16], alone: Bool = false) throws(RecognitionError) -> Hypothesis {
+        if alone { try startStream() }
         var result = ps_start_utt(decoder)
         guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
         result = samples.withUnsafeBufferPointer { buffer in
@@ -262,6 +265,13 @@ final class Decoder {
         guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
     }
 
+    /// Forgets what the front end learnt of the audio's background (the noise level its noise
+    /// removal tracks from one utterance to the next); call between utterances.
+    func startStream() throws(RecognitionError) {
+        let result = ps_start_stream(decoder)
+        guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_stream failed", returnCode: result) }
+    }
+
     func endUtterance() throws(RecognitionError) {
         let result = ps_end_utt(decoder)
         guard result >= 0 else { throw RecognitionError(.decoding, "ps_end_utt failed", returnCode: result) }
@@ -274,6 +284,43 @@ final class Decoder {
             throw RecognitionError(.decoding, "ps_process_raw failed on \(samples.count) samples", returnCode: result)
         }
         return Int(ps_get_n_frames(decoder))
+    }
+
+    /// The live cepstral mean normaliser's state: the mean the front end subtracts from live
+    /// audio (`processPartial`), one value per cepstral coefficient, and the running sum and
+    /// frame count it is next updated from. It carries from one utterance to the next, so
+    /// whatever a decoder heard last shapes how it hears what comes next. (Whole utterances,
+    /// `decodeWhole`, are normalised by their own mean and do not use it.)
+    struct CepstralMeanState: Equatable {
+        var mean: [Float]
+        var sum: [Float]
+        var frames: Int32
+    }
+
+    var cepstralMeanState: CepstralMeanState {
+        get throws(RecognitionError) {
+            guard let cmn = hark_ps_cmn(decoder) else { throw RecognitionError(.decoding, "the decoder has no cepstral mean normaliser") }
+            let count = Int(hark_ps_cmn_veclen(decoder))
+            var state = CepstralMeanState(mean: Array(repeating: 0, count: count), sum: Array(repeating: 0, count: count), frames: 0)
+            state.mean.withUnsafeMutableBufferPointer { mean in
+                state.sum.withUnsafeMutableBufferPointer { sum in
+                    hark_cmn_get_state(cmn, mean.baseAddress, sum.baseAddress, &state.frames)
+                }
+            }
+            return state
+        }
+    }
+
+    /// Puts back a state read with `cepstralMeanState`; call between utterances.
+    func restore(_ state: CepstralMeanState) throws(RecognitionError) {
+        guard let cmn = hark_ps_cmn(decoder) else { throw RecognitionError(.decoding, "the decoder has no cepstral mean normaliser") }
+        let count = Int(hark_ps_cmn_veclen(decoder))
+        guard state.mean.count == count, state.sum.count == count else {
+            throw RecognitionError(.decoding, "a cepstral mean of \(state.mean.count) values for a front end of \(count)")
+        }
+        state.mean.withUnsafeBufferPointer { mean in
+            state.sum.withUnsafeBufferPointer { sum in hark_cmn_set_state(cmn, mean.baseAddress, sum.baseAddress, state.frames) }
+        }
     }
 
     /// Whether the voice activity detector in the front end hears speech now.
