@@ -127,12 +127,16 @@ public final class WakeWordSpotter {
     public let loadSeconds: Double
 
     private let decoder: Decoder
+    /// The front end's cepstral mean normaliser before the spotter heard anything (the model's
+    /// own starting mean, no history), for `startAfresh()`.
+    private let initialMean: Decoder.CepstralMeanState
     /// The second look and the model that weighs it; nil when the configuration has no verifier.
     private let verifier: (decoder: WakeWordVerifier, model: WakeWordVerifierModel)?
     private static let searchName = "hark-wake"
     /// Each pronunciation the search listens for: the phrase it spells and its phones.
     private let spellings: [String: (phrase: String, phones: [String])]
-    /// Samples skipped with `reset(skipping:)`: the search's frame numbers do not count them.
+    /// Samples the search's frame numbers do not count: those skipped with `reset(skipping:)`,
+    /// and after `startAfresh()` every sample before it (a new stream numbers frames from 0).
     private var samplesSkipped = 0
     /// Frames searched in the current utterance.
     private var framesSearched = 0
@@ -143,6 +147,8 @@ public final class WakeWordSpotter {
     private var recentStart = 0
     /// Added to everything fed, so near-silent rooms do not starve the front end.
     private var hiss: NoiseFloor?
+    /// Which pieces the cepstral mean learns from.
+    private var speechGate = SpeechLevelGate()
 
     public init(configuration: WakeWordConfiguration = WakeWordConfiguration()) throws(RecognitionError) {
         let started = Date()
@@ -199,6 +205,7 @@ public final class WakeWordSpotter {
         try decoder.startUtterance()
         self.configuration = configuration
         self.decoder = decoder
+        initialMean = try decoder.cepstralMeanState
         self.spellings = spellings
         hiss = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         if let model = configuration.verifier {
@@ -251,6 +258,9 @@ public final class WakeWordSpotter {
             let piece = samples[offset..<(offset + count)]
             let heard = hiss?.adding(to: piece) ?? Array(piece)
             let decoder = self.decoder
+            // The cepstral mean learns from speech only (`SpeechLevelGate`): what a quiet piece
+            // added to it is taken back.
+            let meanBefore = speechGate.isSpeech(heard[...]) ? nil : try decoder.cepstralMeanState
             let result: Result<Int, RecognitionError> = heard.withUnsafeBufferPointer { buffer in
                 do throws(RecognitionError) {
                     return .success(try decoder.processPartial(buffer))
@@ -259,6 +269,7 @@ public final class WakeWordSpotter {
                 }
             }
             let frames = try result.get()
+            if let meanBefore { try decoder.restore(meanBefore) }
             keep(heard[...])
             offset += count
             samplesProcessed += count
@@ -291,8 +302,30 @@ public final class WakeWordSpotter {
         try restart()
     }
 
-    private func restart() throws(RecognitionError) {
+    /// Frames of speech the front end's cepstral mean has counted since it last moved (for tests).
+    func cepstralMeanFrames() throws(RecognitionError) -> Int { Int(try decoder.cepstralMeanState.frames) }
+
+    /// Starts afresh as a newly made spotter would, also forgetting how the audio so far sounded
+    /// (the front end's running cepstral mean and its estimate of the background noise, which
+    /// otherwise carry over) and hissing from the start of the floor's sequence again. For feeding
+    /// unrelated recordings one after another, as benchmarks do: each is then heard the same way
+    /// whatever was heard before it. A device listening to one room has no use for it.
+    public func startAfresh() throws(RecognitionError) {
+        recent.removeAll(keepingCapacity: true)
+        recentStart = samplesProcessed
+        hiss = configuration.noiseFloor.map { NoiseFloor(level: $0) }
+        speechGate = SpeechLevelGate()
+        samplesSkipped = samplesProcessed
+        try restart(mean: initialMean)
+    }
+
+    /// `mean`: start a new stream from this cepstral mean, with the background forgotten.
+    private func restart(mean: Decoder.CepstralMeanState? = nil) throws(RecognitionError) {
         try decoder.endUtterance()
+        if let mean {
+            try decoder.restore(mean)
+            try decoder.startStream()
+        }
         try decoder.startUtterance()
         framesSearched = 0
         judged.removeAll(keepingCapacity: true)

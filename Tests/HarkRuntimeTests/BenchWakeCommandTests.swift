@@ -56,6 +56,33 @@ import Testing
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
     }
 
+    /// Each recording is heard from the same start whatever the job heard before it (with one
+    /// job, the negatives come first), so a positive's figures do not depend on the negatives
+    /// beside it or on which job took which file.
+    @Test func aRecordingIsHeardTheSameWhateverWasHeardBeforeIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let quiet = try Self.corpus(in: directory.appendingPathComponent("quiet"))
+        // The same positive, with negatives from a kitchen instead of a quiet room.
+        let kitchen = try Self.corpus(in: directory.appendingPathComponent("kitchen"))
+        let noisy = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes_noisy.wav"))
+        try WAVFile.write(noisy, to: kitchen.appendingPathComponent("negatives/test-speech-000.wav"))
+        try WAVFile.write(noisy, to: kitchen.appendingPathComponent("negatives/tune-speech-000.wav"))
+        func positives(_ corpus: URL, jobs: Int) throws -> String {
+            let json = corpus.appendingPathComponent("wake-\(jobs).json")
+            let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis",
+                                                     "--jobs", "\(jobs)", "--json", json.path])
+            #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+            let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            let positives = try #require(figures["positives"] as? [[String: Any]])
+            let best = try #require(positives.first?["best"] as? [String: Any])
+            return "\(best["confidence"] ?? "none") \(best["score"] ?? "none") \(best["end"] ?? "none")"
+        }
+        let alone = try positives(quiet, jobs: 1)
+        #expect(try positives(kitchen, jobs: 1) == alone)
+        #expect(try positives(quiet, jobs: 2) == alone)
+    }
+
     /// `hark bench-echo` on the same real "jarvis": found in a quiet room, and the echo of Hark's
     /// reply cut by the canceller at every level.
     @Test func benchEchoPrintsWakesFoundEachWayAndTheEchoTakenOut() throws {
