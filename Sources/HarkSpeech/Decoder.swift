@@ -212,10 +212,7 @@ final class Decoder {
 
     /// Decodes a whole utterance in one call, so cepstral mean normalisation
     /// uses the utterance's own mean rather than a cold running estimate.
-    /// `alone`: also forget the background the front end's noise removal learnt from earlier
-    /// utterances, so that the result depends on `samples` alone (`startStream`).
-    func decodeWhole(_ samples: [Int16], alone: Bool = false) throws(RecognitionError) -> Hypothesis {
-        if alone { try startStream() }
+    func decodeWhole(_ samples: [Int16]) throws(RecognitionError) -> Hypothesis {
         var result = ps_start_utt(decoder)
         guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
         result = samples.withUnsafeBufferPointer { buffer in

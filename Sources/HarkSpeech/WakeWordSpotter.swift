@@ -147,8 +147,6 @@ public final class WakeWordSpotter {
     private var recentStart = 0
     /// Added to everything fed, so near-silent rooms do not starve the front end.
     private var hiss: NoiseFloor?
-    /// Which pieces the cepstral mean learns from.
-    private var speechGate = SpeechLevelGate()
 
     public init(configuration: WakeWordConfiguration = WakeWordConfiguration()) throws(RecognitionError) {
         let started = Date()
@@ -258,9 +256,6 @@ public final class WakeWordSpotter {
             let piece = samples[offset..<(offset + count)]
             let heard = hiss?.adding(to: piece) ?? Array(piece)
             let decoder = self.decoder
-            // The cepstral mean learns from speech only (`SpeechLevelGate`): what a quiet piece
-            // added to it is taken back.
-            let meanBefore = speechGate.isSpeech(heard[...]) ? nil : try decoder.cepstralMeanState
             let result: Result<Int, RecognitionError> = heard.withUnsafeBufferPointer { buffer in
                 do throws(RecognitionError) {
                     return .success(try decoder.processPartial(buffer))
@@ -269,7 +264,6 @@ public final class WakeWordSpotter {
                 }
             }
             let frames = try result.get()
-            if let meanBefore { try decoder.restore(meanBefore) }
             keep(heard[...])
             offset += count
             samplesProcessed += count
@@ -302,19 +296,16 @@ public final class WakeWordSpotter {
         try restart()
     }
 
-    /// Frames of speech the front end's cepstral mean has counted since it last moved (for tests).
-    func cepstralMeanFrames() throws(RecognitionError) -> Int { Int(try decoder.cepstralMeanState.frames) }
-
     /// Starts afresh as a newly made spotter would, also forgetting how the audio so far sounded
-    /// (the front end's running cepstral mean and its estimate of the background noise, which
-    /// otherwise carry over) and hissing from the start of the floor's sequence again. For feeding
+    /// (the front end's running cepstral mean and its estimate of the background noise, the
+    /// verifier's too, which otherwise carry over) and hissing from the start of the floor's
+    /// sequence again. For feeding
     /// unrelated recordings one after another, as benchmarks do: each is then heard the same way
     /// whatever was heard before it. A device listening to one room has no use for it.
     public func startAfresh() throws(RecognitionError) {
         recent.removeAll(keepingCapacity: true)
         recentStart = samplesProcessed
         hiss = configuration.noiseFloor.map { NoiseFloor(level: $0) }
-        speechGate = SpeechLevelGate()
         samplesSkipped = samplesProcessed
         try restart(mean: initialMean)
     }
@@ -325,6 +316,7 @@ public final class WakeWordSpotter {
         if let mean {
             try decoder.restore(mean)
             try decoder.startStream()
+            try verifier?.decoder.startStream()
         }
         try decoder.startUtterance()
         framesSearched = 0

@@ -133,14 +133,15 @@ final class WakeWordVerifier {
 
     /// The evidence for `phones` (the model's phone names, in order) in `samples`, which hold
     /// the candidate with a little audio either side.
+    /// Forgets the background the front end's noise removal learnt from the windows before.
+    func startStream() throws(RecognitionError) { try decoder.startStream() }
+
     func evidence(phones: [String], in samples: [Int16], searchScore: Double) throws(RecognitionError) -> WakeWordEvidence {
-        // Each decoding hears the window alone: the front end's noise removal would otherwise
-        // carry the background of the last candidate looked at, however long ago and wherever.
         try decoder.activate(try alignment(for: phones))
-        _ = try decoder.decodeWhole(samples, alone: true)
+        _ = try decoder.decodeWhole(samples)
         let path = decoder.segments().filter { $0.word.hasPrefix("ph-") && $0.frameCount > 0 }
         try decoder.activate(Self.loopSearch)
-        _ = try decoder.decodeWhole(samples, alone: true)
+        _ = try decoder.decodeWhole(samples)
         let loopSegments = decoder.segments()
         let loop = PhoneLoopScores(loopSegments, naturalLog: decoder.naturalLog)
         guard path.count == phones.count, let first = path.first else {
