@@ -27,8 +27,6 @@ public struct LiveSettings: Sendable, Equatable {
     public var wakePhrase = "jarvis"
     /// Phones for the wake phrase's words the dictionary lacks (see `WakeWordConfiguration.pronunciations`).
     public var wakePronunciations: [String: String] = [:]
-    /// Further pronunciations of its words the dictionary has (see `WakeWordConfiguration.alternatePronunciations`).
-    public var wakeAlternatePronunciations: [String: [String]] = [:]
     /// 0…1: higher catches more wake words and fires more often on other speech.
     public var sensitivity = WakeWordSpotter.defaultSensitivity
     public var acknowledgement = Acknowledgement.chime
@@ -66,18 +64,15 @@ public struct LiveSettings: Sendable, Equatable {
     public var wakeWord: WakeWordConfiguration {
         var configuration = WakeWordConfiguration(keyPhrase: wakePhrase, sensitivity: sensitivity)
         configuration.pronunciations = wakePronunciations
-        configuration.alternatePronunciations = wakeAlternatePronunciations
         return configuration
     }
 
     /// Gives the wake phrase's words the dictionary lacks a pronunciation from the project's
-    /// lexicon or espeak-ng (through `models`' phone map), and the words it has espeak-ng's
-    /// reading as an alternate.
+    /// lexicon or espeak-ng (through `models`' phone map).
     public mutating func pronounceWakePhrase(models: URL?) throws {
         var configuration = wakeWord
-        try Pronouncer.pronounceWords(of: &configuration, models: models)
+        try Pronouncer.pronounceMissingWords(of: &configuration, models: models)
         wakePronunciations = configuration.pronunciations
-        wakeAlternatePronunciations = configuration.alternatePronunciations
     }
 
     /// Checks the ranges; returns what is wrong, one line per setting.

@@ -25,10 +25,10 @@ public struct Pronouncer: Sendable {
 
     /// Gives the words of `configuration`'s phrases that the dictionary lacks a pronunciation the
     /// way the recogniser would: the project's lexicon in `models`, else espeak-ng through the
-    /// phone map there; and the words it has espeak-ng's reading as an alternate where it differs.
-    public static func pronounceWords(of configuration: inout WakeWordConfiguration, models: URL?) throws {
+    /// phone map there.
+    public static func pronounceMissingWords(of configuration: inout WakeWordConfiguration, models: URL?) throws {
         let pronouncer = try inModels(models)
-        try configuration.pronounceWords(lexicons: HarkPaths.lexicon(in: models).map { [$0.path] } ?? [],
+        try configuration.pronounceMissingWords(lexicons: HarkPaths.lexicon(in: models).map { [$0.path] } ?? [],
                                                 guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
     }
 

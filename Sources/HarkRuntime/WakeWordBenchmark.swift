@@ -31,8 +31,6 @@ public struct WakeWordBenchmark: Sendable {
     public var split: String?
     /// Phones for the phrases' words the dictionary lacks ("chatterbox").
     public var pronunciations: [String: String] = [:]
-    /// Further pronunciations of words the dictionary has (`WakeWordConfiguration.alternatePronunciations`).
-    public var alternatePronunciations: [String: [String]] = [:]
     /// The acoustic adaptation the spotter listens through (`WakeWordConfiguration.acousticTransform`).
     public var acousticTransform: URL?
     /// The hiss added before the spotter hears the audio (`WakeWordConfiguration.noiseFloor`).
@@ -120,7 +118,6 @@ public struct WakeWordBenchmark: Sendable {
         var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
         configuration.otherPhrases = phrases.dropFirst().map(Self.words)
         configuration.pronunciations = pronunciations
-        configuration.alternatePronunciations = alternatePronunciations
         configuration.reportsCandidates = true
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
@@ -242,7 +239,6 @@ public struct WakeWordBenchmark: Sendable {
         let residentBefore = ProcessClock.residentMegabytes()
         var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
         configuration.pronunciations = pronunciations
-        configuration.alternatePronunciations = alternatePronunciations
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
         configuration.noiseFloor = noiseFloor

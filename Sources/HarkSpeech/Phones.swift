@@ -6,9 +6,4 @@ public enum Phones {
         "IH", "IY", "JH", "K", "L", "M", "N", "NG", "OW", "OY", "P", "R", "S", "SH", "T", "TH",
         "UH", "UW", "V", "W", "Y", "Z", "ZH",
     ]
-
-    /// `phones` as dictionaries write them, for comparing two spellings: upper case, one space between.
-    static func normalised(_ phones: String) -> String {
-        phones.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
 }

@@ -5,14 +5,9 @@ public struct WakeWordConfiguration: Sendable {
     /// The phrase to spot, in dictionary words ("jarvis", "hey jarvis", "computer").
     public var keyPhrase = "jarvis"
     /// Phones ("CH AE T ER B AA K S") for words of the phrases the dictionary lacks, e.g. from the
-    /// project's lexicon or espeak-ng (`pronounceWords`). A word the dictionary has keeps the
-    /// dictionary's pronunciations (`alternatePronunciations` adds to them).
+    /// project's lexicon or espeak-ng (`pronounceMissingWords`). A word the dictionary has keeps
+    /// the dictionary's pronunciations.
     public var pronunciations: [String: String] = [:]
-    /// Further ways to say words the dictionary knows, listened for beside the dictionary's own
-    /// (phones separated by spaces): espeak-ng's reading where it differs from every one of them
-    /// (`pronounceWords`). The dictionary has "amelia" in three syllables, AH M IY L Y AH; people
-    /// and espeak-ng say four, AH M IY L IY AH.
-    public var alternatePronunciations: [String: [String]] = [:]
     /// Further phrases listened for at the same time, in the same search: the audio is scored
     /// once for all of them, so a second phrase costs almost nothing. Each detection says which.
     public var otherPhrases: [String] = []
@@ -166,7 +161,6 @@ public final class WakeWordSpotter {
         // some 135,000 pronunciations in memory (about 20 MB) for a search that uses a handful.
         let (found, missing) = try configuration.dictionaryEntries()
         let entries = found + missing.compactMap { word in configuration.pronunciations[word].map { (word, $0) } }
-            + configuration.alternateEntries(besides: found)
         let adaptation = try Recognizer.adaptationArguments(configuration.acousticTransform)
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
                                        logFile: configuration.logFile, extraArguments: ["-remove_silence", "no"] + adaptation)
@@ -426,34 +420,10 @@ extension WakeWordConfiguration {
         return (found, words.subtracting(found.map { Decoder.baseWord($0.word) }).sorted())
     }
 
-    /// `alternatePronunciations` as dictionary entries numbered after the dictionary's own
-    /// ("amelia(2)"), leaving out any the dictionary already has.
-    func alternateEntries(besides found: [(word: String, phones: String)]) -> [(word: String, phones: String)] {
-        var entries: [(word: String, phones: String)] = []
-        for (word, alternates) in alternatePronunciations.sorted(by: { $0.key < $1.key }) {
-            var known = found.filter { Decoder.baseWord($0.word) == word }.map { Phones.normalised($0.phones) }
-            guard !known.isEmpty else { continue }
-            for phones in alternates.map(Phones.normalised) where !known.contains(phones) {
-                known.append(phones)
-                entries.append(("\(word)(\(known.count))", phones))
-            }
-        }
-        return entries
-    }
-
     /// Gives each word the dictionary lacks a pronunciation: from the first of `lexicons` (paths
     /// of files in the dictionary's format, e.g. models/lexicon.dict) that has it, else from
-    /// `guess` (espeak-ng's reading), so that any phrase can be a wake phrase. A word the
-    /// dictionary has gets the guess as an alternate where it differs from the dictionary's
-    /// (`alternatePronunciations`).
-    public mutating func pronounceWords(lexicons: [String], guess: ((String) throws -> [String])?) throws {
-        if let guess {
-            let found = try dictionaryEntries().found
-            for word in Set(found.map { Decoder.baseWord($0.word) }).sorted() {
-                let phones = try guess(word)
-                if !phones.isEmpty { alternatePronunciations[word] = [phones.joined(separator: " ")] }
-            }
-        }
+    /// `guess` (espeak-ng's reading), so that any phrase can be a wake phrase.
+    public mutating func pronounceMissingWords(lexicons: [String], guess: ((String) throws -> [String])?) throws {
         let missing = try wordsWithoutPronunciation()
         guard !missing.isEmpty else { return }
         var known: [String: String] = [:]

@@ -75,13 +75,11 @@ struct BenchWake: ParsableCommand {
                 ?? WakeWordVerifierModel.shipped ?? WakeWordVerifierModel.neutral
             var benchmark = WakeWordBenchmark(corpus: URL(fileURLWithPath: corpus), phrases: phrases, verifier: model,
                                               sensitivity: sensitivity, jobs: jobs, split: split)
-            // The words are pronounced as `hark listen` would: the dictionary and espeak-ng's
-            // reading where it differs; words the dictionary lacks from the lexicon, then espeak-ng.
+            // Words the dictionary lacks are pronounced as `hark listen` would: lexicon, then espeak-ng.
             var words = WakeWordConfiguration(keyPhrase: WakeWordBenchmark.words(phrases[0]))
             words.otherPhrases = phrases.dropFirst().map(WakeWordBenchmark.words)
-            try Pronouncer.pronounceWords(of: &words, models: HarkPaths.modelsDirectory())
+            try Pronouncer.pronounceMissingWords(of: &words, models: HarkPaths.modelsDirectory())
             benchmark.pronunciations = words.pronunciations
-            benchmark.alternatePronunciations = words.alternatePronunciations
             benchmark.acousticTransform = acousticAdaptation.map { URL(fileURLWithPath: $0) }
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             let bar = ProgressBar(label: "streams")

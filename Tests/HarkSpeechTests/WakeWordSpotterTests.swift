@@ -144,21 +144,8 @@ import Testing
         let lexicon = directory.appendingPathComponent("lexicon.dict")
         try "# ours\nchatterbox CH AE T ER B AO K S\n".write(to: lexicon, atomically: true, encoding: .utf8)
         var configuration = WakeWordConfiguration(keyPhrase: "hey chatterbox zorblax")
-        try configuration.pronounceWords(lexicons: [lexicon.path]) { word in word == "zorblax" ? ["Z", "AO", "R"] : [] }
+        try configuration.pronounceMissingWords(lexicons: [lexicon.path]) { word in word == "zorblax" ? ["Z", "AO", "R"] : [] }
         #expect(configuration.pronunciations == ["chatterbox": "CH AE T ER B AO K S", "zorblax": "Z AO R"])
-        #expect(configuration.alternatePronunciations.isEmpty)  // "hey" was given no guess
-    }
-
-    @Test func aWordTheDictionaryHasIsAlsoListenedForAsGuessedWhereTheGuessDiffers() throws {
-        var configuration = WakeWordConfiguration(keyPhrase: "amelia")
-        configuration.otherPhrases = ["jarvis"]
-        let guesses = ["amelia": ["AH", "M", "IY", "L", "IY", "AH"], "jarvis": ["JH", "AA", "R", "V", "IH", "S"]]
-        try configuration.pronounceWords(lexicons: []) { guesses[$0] ?? [] }
-        #expect(configuration.pronunciations.isEmpty)
-        let spotter = try WakeWordSpotter(configuration: configuration)
-        // The dictionary has AH M IY L Y AH and both of the guessed jarvis's: only amelia gains one.
-        #expect(spotter.pronunciations == ["amelia", "amelia(2)", "jarvis", "jarvis(2)"])
-        #expect(spotter.phoneSequences[1] == ["AH", "M", "IY", "L", "IY", "AH"])
     }
 
     @Test func listensForEveryPronunciationOfEachWord() throws {
