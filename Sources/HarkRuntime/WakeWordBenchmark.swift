@@ -174,7 +174,8 @@ public struct WakeWordBenchmark: Sendable {
 
     /// Seconds of room before the speech in every positive (bench/make-wake-corpus.py).
     static let roomSeconds = 1
-    /// Seconds of room heard before a positive: a live cepstral mean follows about the last five.
+    /// Seconds of room heard before a positive: a live cepstral mean is the average of about the
+    /// last five to eight seconds.
     static let warmUpSeconds = 5
 
     /// Overlapping candidates of one phrase are one event, represented by its most confident

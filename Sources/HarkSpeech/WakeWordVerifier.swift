@@ -131,11 +131,11 @@ final class WakeWordVerifier {
     /// Frames before the phrase whose silence `leadingSilence` measures (10 ms each).
     static let leadingFrames = 25
 
-    /// The evidence for `phones` (the model's phone names, in order) in `samples`, which hold
-    /// the candidate with a little audio either side.
     /// Forgets the background the front end's noise removal learnt from the windows before.
     func startStream() throws(RecognitionError) { try decoder.startStream() }
 
+    /// The evidence for `phones` (the model's phone names, in order) in `samples`, which hold
+    /// the candidate with a little audio either side.
     func evidence(phones: [String], in samples: [Int16], searchScore: Double) throws(RecognitionError) -> WakeWordEvidence {
         try decoder.activate(try alignment(for: phones))
         _ = try decoder.decodeWhole(samples)
