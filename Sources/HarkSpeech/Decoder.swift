@@ -288,7 +288,7 @@ final class Decoder {
     /// frame count it is next updated from. It carries from one utterance to the next, so
     /// whatever a decoder heard last shapes how it hears what comes next. (Whole utterances,
     /// `decodeWhole`, are normalised by their own mean and do not use it.)
-    struct CepstralMeanState: Equatable {
+    struct CepstralMeanState {
         var mean: [Float]
         var sum: [Float]
         var frames: Int32
@@ -296,8 +296,7 @@ final class Decoder {
 
     var cepstralMeanState: CepstralMeanState {
         get throws(RecognitionError) {
-            guard let cmn = hark_ps_cmn(decoder) else { throw RecognitionError(.decoding, "the decoder has no cepstral mean normaliser") }
-            let count = Int(hark_ps_cmn_veclen(decoder))
+            let (cmn, count) = try liveNormaliser()
             var state = CepstralMeanState(mean: Array(repeating: 0, count: count), sum: Array(repeating: 0, count: count), frames: 0)
             state.mean.withUnsafeMutableBufferPointer { mean in
                 state.sum.withUnsafeMutableBufferPointer { sum in
@@ -310,14 +309,19 @@ final class Decoder {
 
     /// Puts back a state read with `cepstralMeanState`; call between utterances.
     func restore(_ state: CepstralMeanState) throws(RecognitionError) {
-        guard let cmn = hark_ps_cmn(decoder) else { throw RecognitionError(.decoding, "the decoder has no cepstral mean normaliser") }
-        let count = Int(hark_ps_cmn_veclen(decoder))
+        let (cmn, count) = try liveNormaliser()
         guard state.mean.count == count, state.sum.count == count else {
             throw RecognitionError(.decoding, "a cepstral mean of \(state.mean.count) values for a front end of \(count)")
         }
         state.mean.withUnsafeBufferPointer { mean in
             state.sum.withUnsafeBufferPointer { sum in hark_cmn_set_state(cmn, mean.baseAddress, sum.baseAddress, state.frames) }
         }
+    }
+
+    /// The front end's cepstral mean normaliser and how many coefficients it holds.
+    private func liveNormaliser() throws(RecognitionError) -> (UnsafeMutablePointer<cmn_t>, Int) {
+        guard let cmn = hark_ps_cmn(decoder) else { throw RecognitionError(.decoding, "the decoder has no cepstral mean normaliser") }
+        return (cmn, Int(hark_ps_cmn_veclen(decoder)))
     }
 
     /// Whether the voice activity detector in the front end hears speech now.
