@@ -51,6 +51,8 @@ read_audio, write_audio, speech_power = real.read_audio, real.write_audio, real.
 PHRASES = [("jarvis", "wake-jarvis", ""), ("athena", "wake-mycroft/athena", "athena-en-"),
            ("amelia", "wake-mycroft/amelia", "amelia-"),
            ("hey-chatterbox", "wake-mycroft/heychatterbox", "heychatterbox-en-us-")]
+# Each positive's condition and the SNR of its room (60: a quiet room, the noise 60 dB down).
+CONDITIONS = [("clean", 60), ("snr10", 10)]
 NOISES = ["doing_the_dishes.wav", "running_tap.wav", "exercise_bike.wav", "dude_miaowing.wav"]
 TUNE_SPEAKERS = {"jackson", "nicolas", "theo"}
 # (SNR in dB, speed) of each pass over the speech, in the order they are made.
@@ -105,25 +107,33 @@ def bed(noise, offset, length):
     return noise[index]
 
 
+def positive(path, number, condition, noises):
+    """The recording at `path` (the `number`th of its phrase) with 1 s of the condition's room
+    before and after it, as the benchmark hears it."""
+    speech = read_audio(path)
+    power = speech_power(speech)
+    padded = np.concatenate([np.zeros(RATE), speech, np.zeros(RATE)])
+    seed = zlib.crc32(path.encode())
+    snr = dict(CONDITIONS)[condition]
+    noise = noises[(number + (condition == "snr10")) % len(noises)]
+    piece = bed(noise, seed % len(noise), len(padded))
+    gain = np.sqrt(power / (np.mean(piece ** 2) + 1e-12) / 10 ** (snr / 10))
+    mixed = padded + gain * piece
+    peak = np.abs(mixed).max()
+    if peak > 0.7:
+        mixed *= 0.7 / peak
+    return mixed
+
+
 def positives(corpora, noises, out):
     for slug, folder, prefix in PHRASES:
-        for condition, snr in (("clean", 60), ("snr10", 10)):
+        for condition, _ in CONDITIONS:
             os.makedirs(os.path.join(out, "positives", slug, condition), exist_ok=True)
         count = 0
         for number, (path, split, ident) in enumerate(wake_recordings(corpora, folder, prefix)):
-            speech = read_audio(path)
-            power = speech_power(speech)
-            padded = np.concatenate([np.zeros(RATE), speech, np.zeros(RATE)])
-            seed = zlib.crc32(path.encode())
-            for condition, snr in (("clean", 60), ("snr10", 10)):
-                noise = noises[(number + (condition == "snr10")) % len(noises)]
-                piece = bed(noise, seed % len(noise), len(padded))
-                gain = np.sqrt(power / (np.mean(piece ** 2) + 1e-12) / 10 ** (snr / 10))
-                mixed = padded + gain * piece
-                peak = np.abs(mixed).max()
-                if peak > 0.7:
-                    mixed *= 0.7 / peak
-                write_audio(os.path.join(out, "positives", slug, condition, f"{split}-{ident}.wav"), mixed)
+            for condition, _ in CONDITIONS:
+                write_audio(os.path.join(out, "positives", slug, condition, f"{split}-{ident}.wav"),
+                            positive(path, number, condition, noises))
             count += 1
         print(f"positives: {count} recordings of \"{slug}\"", file=sys.stderr)
 
