@@ -35,6 +35,8 @@ public struct WakeWordBenchmark: Sendable {
     public var acousticTransform: URL?
     /// The hiss added before the spotter hears the audio (`WakeWordConfiguration.noiseFloor`).
     public var noiseFloor: Double? = NoiseFloor.standardLevel
+    /// The keyword search's beam (`WakeWordConfiguration.searchBeam`).
+    public var searchBeam = WakeWordSpotter.searchBeam
 
     public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
                 split: String? = nil) {
@@ -122,6 +124,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
         configuration.noiseFloor = noiseFloor
+        configuration.searchBeam = searchBeam
         return try WakeWordSpotter(configuration: configuration)
     }
 

@@ -42,6 +42,9 @@ struct BenchWake: ParsableCommand {
             help: ArgumentHelp("The faint white noise (dBFS) added before the spotter hears the audio, as `hark listen` does, or none to hear the recordings as they are.", valueName: "dB|none"))
     var noiseFloor = String(format: "%.0f", NoiseFloor.standardLevel)
 
+    @Option(help: ArgumentHelp("How far a partial phrase may fall behind the search's best path before it is given up (pocketsphinx's -beam, a likelihood ratio between 0 and 1).", valueName: "ratio"))
+    var searchBeam = WakeWordSpotter.searchBeam
+
     @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -55,6 +58,7 @@ struct BenchWake: ParsableCommand {
         guard (0...1).contains(sensitivity) else { throw ValidationError("--sensitivity \(sensitivity) is outside 0…1") }
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard searchBeam > 0, searchBeam < 1 else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
         if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
         _ = try noiseFloorLevel(noiseFloor)
         var isDirectory: ObjCBool = false
@@ -82,6 +86,7 @@ struct BenchWake: ParsableCommand {
             benchmark.pronunciations = words.pronunciations
             benchmark.acousticTransform = acousticAdaptation.map { URL(fileURLWithPath: $0) }
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
+            benchmark.searchBeam = searchBeam
             let bar = ProgressBar(label: "streams")
             let report = try benchmark.run { done, total in
                 bar.show(done, of: total)

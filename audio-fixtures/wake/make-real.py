@@ -3,7 +3,8 @@
 
     audio-fixtures/wake/make-real.py CORPORA
 
-CORPORA is ../shared/corpora. Writes, beside this script, 16 kHz mono 16-bit WAVs and a NAME.txt
+CORPORA is ../shared/corpora, named as make bench-wake names it (from the repository's top:
+the wake corpus's rooms start where the recording's path, as given, says). Writes, beside this script, 16 kHz mono 16-bit WAVs and a NAME.txt
 sidecar each (start, end, kind, voice, text; tab-separated, seconds), in the format of the other
 wake fixtures:
 
@@ -13,9 +14,14 @@ wake fixtures:
   real_wakes_noisy.wav  the same, with a kitchen (doing the dishes) at 10 dB SNR;
   real_speech.wav       speech that must not wake Hark: LJ Speech sentences LJ001-0002..0006
                         and the first three test-split not-wake-word phrases, with the cat's room
-                        at 10 dB SNR.
+                        at 10 dB SNR;
+  real_pruned.wav       the first three test-split "jarvis" recordings (by name) that the search
+                        never proposed at pocketsphinx's default beam (1e-48) in make bench-wake
+                        (PRUNED below), one after another, each exactly as make bench-wake's
+                        corpus has it "clean": 1 s of a quiet room (60 dB down) either side.
 
-The recordings are chosen by rule, not by how the spotter scores them. SNR as in
+The recordings are chosen by rule, not by how the spotter scores them (real_pruned's rule is
+about the search at another beam, and names a measurement made once). SNR as in
 bench/make-real-corpus.py. Needs python3 with numpy, and sox.
 """
 import os
@@ -25,8 +31,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from importlib import import_module
 
 real = import_module("make-real-corpus")
+wake_corpus = import_module("make-wake-corpus")
 RATE = real.RATE
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# Test-split "jarvis" recordings that `hark bench-wake --search-beam 1e-48` never proposed (no
+# candidate with a search score of -2 or more), the first three by name.
+PRUNED = ["40f2e596", "54c68cc7", "54d20a90"]
 
 
 def test_split(folder, prefix, count):
@@ -75,6 +87,23 @@ def main():
     speech += [(path, "speech", os.path.basename(path)[:23], said.get(os.path.basename(path), ""))
                for path in test_split(other, "notwakeword-en-", 3)]
     stream("real_speech", speech, noise("dude_miaowing.wav"), 10)
+    pruned(corpora)
+
+
+def pruned(corpora):
+    """real_pruned: the PRUNED recordings as the wake corpus's clean positives, end to end."""
+    import numpy as np
+    noises = [real.read_audio(os.path.join(corpora, "noise-household", name)) for name in wake_corpus.NOISES]
+    parts, lines, at = [], [], 0.0
+    for number, (path, _, ident) in enumerate(wake_corpus.wake_recordings(corpora, "wake-jarvis", "")):
+        if ident in PRUNED:
+            piece = wake_corpus.positive(path, number, "clean", noises)
+            parts.append(piece)
+            lines.append(f"{at + 1:.3f}\t{at + len(piece) / RATE - 1:.3f}\twake\t{ident}\tjarvis")
+            at += len(piece) / RATE
+    real.write_audio(os.path.join(HERE, "real_pruned.wav"), np.concatenate(parts))
+    with open(os.path.join(HERE, "real_pruned.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
