@@ -14,8 +14,8 @@ public import HarkVoice
 /// `make bench-wake` measures on real speech, the near misses per hour of this speech ranked them
 /// as the real false wakes did at the worst end: "athena" 359 an hour here and one false wake (its
 /// real false wakes 53 per 10 hours at sensitivity 0.5), "amelia" 68 (2.2), "jarvis" 36 (7.9),
-/// "hey chatterbox" 0 (0.7). So a phrase is called risky when it has `riskyNearMissesPerHour` or more, or wakes Hark
-/// at all here; the real figures, where they exist, are shown beside.
+/// "hey chatterbox" 0 (0.7). So a phrase is called risky when it has `riskyNearMissesPerHour` or
+/// more, or wakes Hark at all here; the real figures, where they exist, are shown beside.
 public struct WakePhraseCheck {
     public struct Result: Sendable, Codable, Equatable {
         public var phrase: String

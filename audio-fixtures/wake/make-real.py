@@ -3,9 +3,10 @@
 
     audio-fixtures/wake/make-real.py CORPORA
 
-CORPORA is ../shared/corpora, named as make bench-wake names it (from the repository's top:
-the wake corpus's rooms start where the recording's path, as given, says). Writes, beside this script, 16 kHz mono 16-bit WAVs and a NAME.txt
-sidecar each (start, end, kind, voice, text; tab-separated, seconds), in the format of the other
+CORPORA is ../shared/corpora, given as make bench-wake gives it (run from the repository's
+top): the wake corpus places each recording's room by its path as given, and real_pruned must
+match that corpus. Writes, beside this script, 16 kHz mono 16-bit WAVs and a NAME.txt sidecar
+each (start, end, kind, voice, text; tab-separated, seconds), in the format of the other
 wake fixtures:
 
   real_wakes.wav        the first three test-split recordings (by file name) of each of "jarvis",
