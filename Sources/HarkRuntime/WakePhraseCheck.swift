@@ -64,7 +64,8 @@ public struct WakePhraseCheck {
         self.configuration = configuration
     }
 
-    public func run(progress: (String) -> Void) async throws -> Result {
+    /// `progress`: sentences heard so far, of all there are to hear (every voice's).
+    public func run(progress: (_ done: Int, _ total: Int) -> Void) async throws -> Result {
         var listening = configuration
         listening.reportsCandidates = true
         let spotter = try WakeWordSpotter(configuration: listening)
@@ -75,7 +76,7 @@ public struct WakePhraseCheck {
         for (index, voice) in voices.enumerated() {
             let speech = try SpeechService(settings: voice)
             for (number, sentence) in sentences.enumerated() {
-                progress("ordinary speech, voice \(index + 1) of \(voices.count): sentence \(number + 1) of \(sentences.count)")
+                progress(index * sentences.count + number, voices.count * sentences.count)
                 let audio = try await speech.speak(sentence).pipelineSamples() + pause
                 result.speechSeconds += Double(audio.count) / 16_000
                 for candidate in try spotter.process(audio) {
@@ -92,6 +93,7 @@ public struct WakePhraseCheck {
             }
             try spotter.reset()
         }
+        progress(voices.count * sentences.count, voices.count * sentences.count)
         return result
     }
 

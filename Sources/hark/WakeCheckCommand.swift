@@ -44,10 +44,11 @@ struct WakeCheck: AsyncParsableCommand {
         if let sensitivity { settings.sensitivity = sensitivity }
         try settings.pronounceWakePhrase()
         do {
-            let result = try await WakePhraseCheck(configuration: settings.wakeWord).run {
-                FileHandle.standardError.write(Data("\r\($0)   ".utf8))
+            let bar = ProgressBar(label: "ordinary speech, sentences")
+            let result = try await WakePhraseCheck(configuration: settings.wakeWord).run { done, total in
+                bar.show(done, of: total)
+                if done == total { bar.finish() }
             }
-            printError("")
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -10,7 +10,10 @@ import Testing
         var check = WakePhraseCheck(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
         check.voices = [VoiceSettings()]
         check.sentences = ["Could you pass me the salt and pepper, please?", "The kettle has just boiled."]
-        let quiet = try await check.run { _ in }
+        var reported: [[Int]] = []
+        let quiet = try await check.run { reported.append([$0, $1]) }
+        // Each sentence is counted before it is heard, then the whole at the end.
+        #expect(reported == [[0, 2], [1, 2], [2, 2]])
         #expect(quiet.phones == ["JH", "AA", "R", "V", "AH", "S"])
         #expect(quiet.speechSeconds > 2 && quiet.speechSeconds < 10, "\(quiet.speechSeconds) s")
         #expect(quiet.falseWakes == 0 && !quiet.isRisky)
@@ -19,7 +22,7 @@ import Testing
         #expect(quiet.phraseSaid == 1)
         // The same speech, and sentences that do say it: a time it is said is a false wake here.
         check.sentences += ["Jarvis, what time is it?", "Ask Jarvis about the weather.", "Jarvis, turn on the kitchen light."]
-        let said = try await check.run { _ in }
+        let said = try await check.run { _, _ in }
         #expect(said.falseWakes >= 1 && said.nearMisses >= said.falseWakes && said.isRisky, "\(said)")
         #expect(WakePhraseCheck.report(said).contains("risky:"))
     }
