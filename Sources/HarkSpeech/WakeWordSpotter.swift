@@ -151,6 +151,9 @@ public final class WakeWordSpotter {
         guard (0...1).contains(configuration.sensitivity) else {
             throw RecognitionError(.grammar, "wake-word sensitivity \(configuration.sensitivity) is outside 0…1")
         }
+        guard configuration.searchBeam > 0, configuration.searchBeam < 1 else {
+            throw RecognitionError(.grammar, "the wake-word search beam \(configuration.searchBeam) is not between 0 and 1 (e.g. 1e-100)")
+        }
         let phrases = configuration.phrases.map { $0.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) }
         guard phrases.allSatisfy({ !$0.isEmpty }) else {
             throw RecognitionError(.grammar, "a wake phrase is empty: give one or more dictionary words")
@@ -165,11 +168,8 @@ public final class WakeWordSpotter {
         let (found, missing) = try configuration.dictionaryEntries()
         let entries = found + missing.compactMap { word in configuration.pronunciations[word].map { (word, $0) } }
         let adaptation = try Recognizer.adaptationArguments(configuration.acousticTransform)
-        guard configuration.searchBeam > 0, configuration.searchBeam < 1 else {
-            throw RecognitionError(.grammar, "the wake-word search beam \(configuration.searchBeam) is not between 0 and 1 (e.g. 1e-100)")
-        }
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
-                                       extraArguments: ["-remove_silence", "no", "-beam", String(format: "%.0e", configuration.searchBeam)] + adaptation)
+                                       extraArguments: ["-remove_silence", "no", "-beam", "\(configuration.searchBeam)"] + adaptation)
         var lines: [String] = []
         var pronunciations: [String] = []
         var spellings: [String: (phrase: String, phones: [String])] = [:]
