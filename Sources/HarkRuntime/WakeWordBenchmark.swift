@@ -37,6 +37,8 @@ public struct WakeWordBenchmark: Sendable {
     public var noiseFloor: Double? = NoiseFloor.standardLevel
     /// The keyword search's beam (`WakeWordConfiguration.searchBeam`).
     public var searchBeam = WakeWordSpotter.searchBeam
+    /// What the front end's cepstral mean learns from (`WakeWordConfiguration.meanGate`).
+    public var meanGate = WakeWordSpotter.meanGate
 
     public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
                 split: String? = nil) {
@@ -125,6 +127,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.acousticTransform = acousticTransform
         configuration.noiseFloor = noiseFloor
         configuration.searchBeam = searchBeam
+        configuration.meanGate = meanGate
         return try WakeWordSpotter(configuration: configuration)
     }
 

@@ -45,6 +45,10 @@ struct BenchWake: ParsableCommand {
     @Option(help: ArgumentHelp("How far a partial phrase may fall behind the search's best path before it is given up (pocketsphinx's -beam, a likelihood ratio between 0 and 1).", valueName: "ratio"))
     var searchBeam = WakeWordSpotter.searchBeam
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("How far (dB) above the room's level audio must be for the front end's cepstral mean to learn from it, or none to learn from everything (pocketsphinx's way).", valueName: "dB|none"))
+    var meanGate = WakeWordSpotter.meanGate.map { String(format: "%g", $0) } ?? "none"
+
     @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -61,6 +65,7 @@ struct BenchWake: ParsableCommand {
         guard searchBeam > 0, searchBeam < 1 else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
         if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
         _ = try noiseFloorLevel(noiseFloor)
+        _ = try meanGateLevel(meanGate)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--corpus \(corpus) is not a folder (make bench-wake makes one with bench/make-wake-corpus.py)")
@@ -87,6 +92,7 @@ struct BenchWake: ParsableCommand {
             benchmark.acousticTransform = acousticAdaptation.map { URL(fileURLWithPath: $0) }
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             benchmark.searchBeam = searchBeam
+            benchmark.meanGate = try meanGateLevel(meanGate)
             let bar = ProgressBar(label: "streams")
             let report = try benchmark.run { done, total in
                 bar.show(done, of: total)

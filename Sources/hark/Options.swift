@@ -128,6 +128,15 @@ func noiseFloorLevel(_ text: String) throws -> Double? {
     return level
 }
 
+/// `--mean-gate`: dB above the room's level (0…60), or none.
+func meanGateLevel(_ text: String) throws -> Double? {
+    if text == "none" { return nil }
+    guard let gate = Double(text), gate >= 0, gate <= 60 else {
+        throw ValidationError("--mean-gate is how many dB above the room's level (0 to 60, e.g. 6) or none, not \(text)")
+    }
+    return gate
+}
+
 /// Starts the assistant the way every command that answers requests does.
 /// The person's shortcuts come from $HARK_DATABASE or the default database, unless `database` is nil.
 func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings(),
