@@ -113,7 +113,8 @@ public struct EchoBenchmark {
                     try spotter.reset()
                     let origin = spotter.samplesProcessed
                     echoPath.begin(played, queued: 0, at: origin)
-                    defer { echoPath.end() }
+                    spotter.holdsMean = true
+                    defer { echoPath.end(); spotter.holdsMean = false }
                     var ends: [Int] = []
                     for piece in stride(from: 0, to: audio.count, by: LiveSettings.chunkSamples) {
                         let pieceEnd = min(piece + LiveSettings.chunkSamples, audio.count)

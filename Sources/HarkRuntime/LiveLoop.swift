@@ -495,6 +495,10 @@ public actor LiveLoop {
         guard let spotter else { return nil }
         var interruption: WakeWordDetection?
         let echo = try echoPath()
+        // What the canceller leaves of the reply is Hark's own voice, garbled: the spotter's
+        // mean keeps what it learned from the room and the people in it.
+        spotter.holdsMean = true
+        defer { spotter.holdsMean = false }
         let stopped = try await playHearing(reply, onEvent: onEvent) { (cleaned) throws in
             guard let detection = try spotter.process(cleaned).first,
                   try !echo.isOwnVoice(detection, spotter: spotter) else { return false }

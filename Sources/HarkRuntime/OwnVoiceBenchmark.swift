@@ -77,6 +77,7 @@ public struct OwnVoiceBenchmark {
                 row.wakesRaw += try Self.wakes(in: captured, spotter: raw).count
                 try spotter.reset()
                 echo.begin(played, queued: 0, at: spotter.samplesProcessed)
+                spotter.holdsMean = true
                 for piece in stride(from: 0, to: captured.count, by: LiveSettings.chunkSamples) {
                     let cleaned = echo.clean(Array(captured[piece..<min(piece + LiveSettings.chunkSamples, captured.count)]))
                     for detection in try spotter.process(cleaned) {
@@ -85,6 +86,7 @@ public struct OwnVoiceBenchmark {
                     }
                 }
                 echo.end()
+                spotter.holdsMean = false
                 row.replies += 1
                 row.hours += Double(captured.count) / 16_000 / 3_600
                 progress(String(format: "own voice, %@ the wake word: %.1f of %.0f minutes", namesWakeWord ? "naming" : "not naming",
