@@ -271,8 +271,8 @@ public final class WakeWordSpotter {
     /// at 10 dB at the default sensitivity, ungated → gated: "jarvis" 25.1 / 60.9 % → 14.3 /
     /// 63.4 %, "athena" 48.1 / 52.7 → 41.5 / 60.4, "amelia" 82.6 / 75.5 → 74.8 / 90.3, "hey
     /// chatterbox" 78.9 / 100 → 36.8 / 89.5; false alarms per 10 hours 7.9 → 6.3, 53 → 44,
-    /// 2.2 → 1.5, 0.7 → 4.2. Steady noise is the room too, so the mean no longer learns it: the
-    /// cost at 10 dB.
+    /// 2.2 → 1.5, 0.7 → 4.2. What costs "amelia" and "athena" at 10 dB is not known yet: also
+    /// learning from any room louder than -50 dBFS (the household noise) changed nothing there.
     public static let meanGate: Double? = 6
     /// The search proposes candidates down to this likelihood ratio per phone of the phrase
     /// (log10), so that `proposalThreshold` alone decides. At -7 a slow real "jarvis" (per frame
