@@ -165,7 +165,7 @@ public final class WakeWordSpotter {
         guard configuration.searchBeam > 0, configuration.searchBeam < 1 else {
             throw RecognitionError(.grammar, "the wake-word search beam \(configuration.searchBeam) is not between 0 and 1 (e.g. 1e-100)")
         }
-        if let gate = configuration.meanGate, !(gate >= 0 && gate <= 60) {
+        if let gate = configuration.meanGate, !Self.meanGateRange.contains(gate) {
             throw RecognitionError(.grammar, "the wake-word mean gate \(gate) dB is not between 0 and 60 (e.g. 6)")
         }
         let phrases = configuration.phrases.map { $0.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) }
@@ -274,6 +274,8 @@ public final class WakeWordSpotter {
     /// 2.2 → 1.5, 0.7 → 4.2. What costs "amelia" and "athena" at 10 dB is not known yet: also
     /// learning from any room louder than -50 dBFS (the household noise) changed nothing there.
     public static let meanGate: Double? = 6
+    /// The gates a configuration may ask for (dB).
+    public static let meanGateRange = 0.0...60.0
     /// The search proposes candidates down to this likelihood ratio per phone of the phrase
     /// (log10), so that `proposalThreshold` alone decides. At -7 a slow real "jarvis" (per frame
     /// above -1.4, but over 50 frames) was never proposed: 5 of 40 recordings, 2 at -15.

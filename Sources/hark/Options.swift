@@ -131,7 +131,7 @@ func noiseFloorLevel(_ text: String) throws -> Double? {
 /// `--mean-gate`: dB above the room's level (0…60), or none.
 func meanGateLevel(_ text: String) throws -> Double? {
     if text == "none" { return nil }
-    guard let gate = Double(text), gate >= 0, gate <= 60 else {
+    guard let gate = Double(text), WakeWordSpotter.meanGateRange.contains(gate) else {
         throw ValidationError("--mean-gate is how many dB above the room's level (0 to 60, e.g. 6) or none, not \(text)")
     }
     return gate
