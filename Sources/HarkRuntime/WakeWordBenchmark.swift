@@ -114,6 +114,15 @@ public struct WakeWordBenchmark: Sendable {
         return streams.filter { split == nil || $0.split == split }
     }
 
+    /// The file's size: its share of the run's work.
+    static func byteCount(of url: URL) throws -> Int {
+        do {
+            return (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        } catch {
+            throw WakeBenchmarkError("cannot read the size of \(url.path): \(error.localizedDescription)")
+        }
+    }
+
     static func split(of url: URL) -> String {
         url.lastPathComponent.hasPrefix("tune-") ? "tune" : "test"
     }
@@ -203,7 +212,29 @@ public struct WakeWordBenchmark: Sendable {
         return byPhrase.mapValues { $0.map { ($0.best, $0.ratio) } }
     }
 
-    public func run(progress: @Sendable (_ done: Int, _ total: Int) -> Void) throws -> WakeWordBenchmarkReport {
+    /// How far a run has got. The streams differ a thousandfold in length (a recording of a
+    /// phrase against ten minutes of speech), so the share done is counted in bytes of audio,
+    /// not in streams: counted in streams, a run that starts with the long negatives seems stuck.
+    public struct Progress: Sendable, Equatable {
+        public var streams = 0
+        public var totalStreams: Int
+        public var bytes = 0
+        public var totalBytes: Int
+        /// Seconds of audio the streams done held.
+        public var secondsHeard = 0.0
+
+        public var fraction: Double {
+            totalBytes > 0 ? Double(bytes) / Double(totalBytes) : Double(streams) / Double(max(totalStreams, 1))
+        }
+
+        /// "12/1780 streams, 2.1 h of audio heard".
+        public var summary: String {
+            "\(streams)/\(totalStreams) streams, " + String(format: "%.1f", secondsHeard / 3600) + " h of audio heard"
+        }
+    }
+
+    /// Runs every stream; `progress` hears after each one ends (on the worker that ran it).
+    public func run(progress: @Sendable (Progress) -> Void) throws -> WakeWordBenchmarkReport {
         let streams = try streams()
         guard streams.contains(where: { $0.phrase != nil }) else {
             throw WakeBenchmarkError("\(corpus.path) has no recordings under positives/\(phrases.joined(separator: ", "))/")
@@ -213,14 +244,15 @@ public struct WakeWordBenchmark: Sendable {
         }
         // Longest first, so the two workers end together.
         let order = streams.indices.sorted { streams[$0].family != nil && streams[$1].family == nil }
-        let results = Results(count: streams.count)
+        let sizes = try streams.map { try Self.byteCount(of: $0.url) }
+        let results = Results(count: streams.count, totalBytes: sizes.reduce(0, +))
         let workers = max(1, min(jobs, streams.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             do {
                 let spotter = try spotter()
                 while let index = results.next() {
                     let outcome = try run(streams[order[index]], spotter: spotter)
-                    progress(results.finish(outcome), streams.count)
+                    progress(results.finish(outcome, bytes: sizes[order[index]]))
                 }
             } catch {
                 results.fail(error)
@@ -274,11 +306,14 @@ public struct WakeWordBenchmark: Sendable {
         // @unchecked: every field is read and written under `lock`.
         private let lock = NSLock()
         private var handedOut = 0
-        private var done = 0
+        private var progress: Progress
         var outcomes: [StreamOutcome?]
         var error: (any Error)?
 
-        init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+        init(count: Int, totalBytes: Int) {
+            outcomes = Array(repeating: nil, count: count)
+            progress = Progress(totalStreams: count, totalBytes: totalBytes)
+        }
 
         func next() -> Int? {
             lock.lock()
@@ -288,12 +323,14 @@ public struct WakeWordBenchmark: Sendable {
             return handedOut - 1
         }
 
-        func finish(_ outcome: StreamOutcome) -> Int {
+        func finish(_ outcome: StreamOutcome, bytes: Int) -> Progress {
             lock.lock()
             defer { lock.unlock() }
-            outcomes[done] = outcome
-            done += 1
-            return done
+            outcomes[progress.streams] = outcome
+            progress.streams += 1
+            progress.bytes += bytes
+            progress.secondsHeard += outcome.seconds
+            return progress
         }
 
         func fail(_ error: any Error) {

@@ -90,21 +90,33 @@ struct Bench: AsyncParsableCommand {
 }
 
 /// A one-line progress bar on standard error, redrawn in place when it is a terminal.
-final class ProgressBar: Sendable {
+/// Written to a log instead, a line each time another cell of the bar fills (at most 31 lines).
+final class ProgressBar: @unchecked Sendable {
+    // @unchecked: `cellsWritten` is read and written under `lock` (workers report from their threads).
     private let label: String
     private let interactive = isatty(STDERR_FILENO) != 0
+    private let lock = NSLock()
+    private var cellsWritten: Int?
+    private static let width = 30
 
     init(label: String) {
         self.label = label
     }
 
     func show(_ done: Int, of total: Int) {
-        let width = 30
-        let filled = total > 0 ? done * width / total : width
-        let line = "\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total)"
+        show(fraction: total > 0 ? Double(done) / Double(total) : 1, detail: "\(done)/\(total)")
+    }
+
+    /// `fraction` of the work done (0…1), with `detail` ("12/40") after the bar.
+    func show(fraction: Double, detail: String) {
+        let filled = min(max(Int(fraction * Double(Self.width)), 0), Self.width)
+        let line = "\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: Self.width - filled))] \(detail)"
+        lock.lock()
+        defer { lock.unlock() }
         if interactive {
             FileHandle.standardError.write(Data("\r\(line)".utf8))
-        } else if done == total || done % 10 == 0 {
+        } else if filled != cellsWritten {
+            cellsWritten = filled
             FileHandle.standardError.write(Data("\(line)\n".utf8))
         }
     }

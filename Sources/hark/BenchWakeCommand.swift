@@ -93,10 +93,10 @@ struct BenchWake: ParsableCommand {
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             benchmark.searchBeam = searchBeam
             benchmark.meanGate = try meanGateLevel(meanGate)
-            let bar = ProgressBar(label: "streams")
-            let report = try benchmark.run { done, total in
-                bar.show(done, of: total)
-                if done == total { bar.finish() }
+            let bar = ProgressBar(label: "audio")
+            let report = try benchmark.run { progress in
+                bar.show(fraction: progress.fraction, detail: progress.summary)
+                if progress.streams == progress.totalStreams { bar.finish() }
             }
             print(report.summary())
             if let json { try writeFigures(report, to: json) }

@@ -54,6 +54,11 @@ import Testing
         let files = try #require(figures["negativeFiles"] as? [[String: Any]])
         #expect(Set(files.compactMap { $0["split"] as? String }) == ["tune", "test"])
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
+        // Progress is counted in audio (a stream of minutes weighs more than one of seconds), and
+        // a log gets a line per cell of the bar, not one per stream.
+        let bar = outcome.errors.split(separator: "\n").filter { $0.hasPrefix("audio [") }
+        #expect(bar.last == "audio [##############################] 3/3 streams, 0.0 h of audio heard", "\(bar)")
+        #expect(bar.count <= 3)
     }
 
     /// Each recording is heard from the same start whatever the job heard before it (with one
