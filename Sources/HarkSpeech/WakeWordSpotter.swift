@@ -162,7 +162,7 @@ public final class WakeWordSpotter {
         guard (0...1).contains(configuration.sensitivity) else {
             throw RecognitionError(.grammar, "wake-word sensitivity \(configuration.sensitivity) is outside 0…1")
         }
-        guard configuration.searchBeam > 0, configuration.searchBeam < 1 else {
+        guard Self.isSearchBeam(configuration.searchBeam) else {
             throw RecognitionError(.grammar, "the wake-word search beam \(configuration.searchBeam) is not between 0 and 1 (e.g. 1e-100)")
         }
         if let gate = configuration.meanGate, !Self.meanGateRange.contains(gate) {
@@ -264,6 +264,9 @@ public final class WakeWordSpotter {
     /// 78.9 % clean instead of 92.1 %) and no fewer of the others, at about as many false alarms;
     /// at one false alarm per 10 hours "jarvis" lost a few (36.2 % missed clean instead of 34.4 %).
     public static let searchBeam = 1e-100
+    /// Whether `beam` can be a search beam: a likelihood ratio strictly between 0 and 1 (0 keeps
+    /// every path, 1 none).
+    public static func isSearchBeam(_ beam: Double) -> Bool { beam > 0 && beam < 1 }
     /// The front end's cepstral mean learns only from audio this much (dB) louder than the room.
     /// pocketsphinx's live mean learns from every frame, so after a while in a quiet room it is
     /// the room's hiss, and the first phones said are heard through a mean that is no speech.

@@ -62,7 +62,7 @@ struct BenchWake: ParsableCommand {
         guard (0...1).contains(sensitivity) else { throw ValidationError("--sensitivity \(sensitivity) is outside 0…1") }
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard searchBeam > 0, searchBeam < 1 else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
+        guard WakeWordSpotter.isSearchBeam(searchBeam) else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
         if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
         _ = try noiseFloorLevel(noiseFloor)
         _ = try meanGateLevel(meanGate)

@@ -270,7 +270,9 @@ import Testing
     }
 
     @Test func aSearchBeamOutsideZeroToOneIsRefused() {
-        for beam in [0, 1, 1e3] {
+        #expect(WakeWordSpotter.isSearchBeam(WakeWordSpotter.searchBeam))
+        for beam in [0, 1, 1e3, -1e-100, .nan] {
+            #expect(!WakeWordSpotter.isSearchBeam(beam))
             var configuration = WakeWordConfiguration()
             configuration.searchBeam = beam
             #expect(throws: RecognitionError.self) { try WakeWordSpotter(configuration: configuration) }
