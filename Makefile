@@ -73,9 +73,14 @@ wyoming-client:
 	@python3 -c 'import wyoming' 2>/dev/null || python3 -m pip install --quiet wyoming==1.10.0 \
 	    || python3 -m pip install --quiet --break-system-packages wyoming==1.10.0
 
+# One test at a time: many tests decode audio synchronously, and run side by side on two cores
+# they hold every thread of Swift's shared pool for minutes, starving the tests that wait on
+# a server, a child process or a timer (a run in parallel here failed three such tests, one
+# waiting 177 s for what takes half a second; one at a time every test passed, in 13 minutes
+# instead of 8).
 test: deps wyoming-client
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
 
 # The development corpus lives beside the repository; the figures go to bench-out/. Real voices
 # that must be rejected: the wake-word corpus's "jarvis" recordings, labelled as such.
