@@ -166,7 +166,7 @@ public final class WakeWordSpotter {
             throw RecognitionError(.grammar, "the wake-word search beam \(configuration.searchBeam) is not between 0 and 1 (e.g. 1e-100)")
         }
         if let gate = configuration.meanGate, !Self.meanGateRange.contains(gate) {
-            throw RecognitionError(.grammar, "the wake-word mean gate \(gate) dB is not between 0 and 60 (e.g. 6)")
+            throw RecognitionError(.grammar, "the wake-word mean gate \(gate) dB is not between \(Self.meanGateRangeText) (e.g. 6)")
         }
         let phrases = configuration.phrases.map { $0.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) }
         guard phrases.allSatisfy({ !$0.isEmpty }) else {
@@ -284,6 +284,10 @@ public final class WakeWordSpotter {
     public static let meanGate: Double? = 6
     /// The gates a configuration may ask for (dB).
     public static let meanGateRange = 0.0...60.0
+    /// "0 and 60": the range in words, for messages.
+    public static var meanGateRangeText: String {
+        String(format: "%g and %g", meanGateRange.lowerBound, meanGateRange.upperBound)
+    }
     /// The search proposes candidates down to this likelihood ratio per phone of the phrase
     /// (log10), so that `proposalThreshold` alone decides. At -7 a slow real "jarvis" (per frame
     /// above -1.4, but over 50 frames) was never proposed: 5 of 40 recordings, 2 at -15.

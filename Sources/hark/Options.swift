@@ -128,11 +128,11 @@ func noiseFloorLevel(_ text: String) throws -> Double? {
     return level
 }
 
-/// `--mean-gate`: dB above the room's level (0…60), or none.
+/// `--mean-gate`: dB above the room's level (within `WakeWordSpotter.meanGateRange`), or none.
 func meanGateLevel(_ text: String) throws -> Double? {
     if text == "none" { return nil }
     guard let gate = Double(text), WakeWordSpotter.meanGateRange.contains(gate) else {
-        throw ValidationError("--mean-gate is how many dB above the room's level (0 to 60, e.g. 6) or none, not \(text)")
+        throw ValidationError("--mean-gate is how many dB above the room's level (between \(WakeWordSpotter.meanGateRangeText), e.g. 6) or none, not \(text)")
     }
     return gate
 }

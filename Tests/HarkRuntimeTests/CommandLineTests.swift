@@ -297,6 +297,9 @@ import Testing
         let band = try Self.hark(["run", "--apps", "apps", "--ask-band", "-0.5", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
         #expect(band.status == 64)
         #expect(band.errors.contains("--ask-band must be a width of 0 or more"))
+        let gate = try Self.hark(["bench-wake", "--corpus", "audio-fixtures", "--mean-gate", "61"])
+        #expect(gate.status == 64)
+        #expect(gate.errors.contains("--mean-gate is how many dB above the room's level (between 0 and 60, e.g. 6) or none, not 61"))
     }
 
     @Test func listenWithoutASoundCardSaysSoPlainly() throws {
