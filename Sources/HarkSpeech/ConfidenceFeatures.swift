@@ -15,6 +15,8 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     public var silenceMargin: Double
     /// Words on the grammar's path.
     public var words: Int
+    /// The audio's `SignalToNoise` estimate in dB (nil when too short to tell).
+    public var signalToNoise: Double? = nil
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
         self.frames = frames

@@ -377,10 +377,24 @@ struct WyomingServerTests {
 
     /// A request heard just below the threshold comes back as an empty transcript; handing that
     /// turn on (an empty text after it) asks about it, as the device would, instead of dropping it.
+    /// On an assistant of its own with the bundled apps as installed: the suite's shared one has
+    /// had satellites and other suites talk to it by now, and after them this recording's margin
+    /// was above the threshold (it is -2.03 on a fresh assistant, inside the band asked about).
     @Test func aRequestHalfHeardIsAskedAboutWhenItsTurnIsHandled() async throws {
         let clip = try WAVFile.read(contentsOf: Fixtures.audio("synthetic/tell_me_the_time.en-gb-scotland.wav"))
         let bytes = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
-        let port = try await Self.port()
+        let assistant = try await Assistant.start(AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps"),
+            modelsDirectory: Fixtures.root.appendingPathComponent("models"),
+            inProcessHandlers: ExampleApps.handlers, dataDirectory: try temporaryDirectory()))
+        let server = try await WyomingServer.bind(.tcp(host: "127.0.0.1", port: 0),
+                                                  serving: await WyomingAssistant(assistant, version: "test", voice: VoiceSettings()),
+                                                  logger: Logger(label: "hark-test"))
+        let running = Task { try await server.run() }
+        defer { running.cancel() }
+        guard case .tcp(_, let port) = server.endpoint, port > 0 else {
+            throw WyomingTestClient.Failure(description: "the server has no TCP port")
+        }
         let (transcript, reply, silence) = try await onOwnThread { () throws -> (String, WyomingTestClient.Event, WyomingTestClient.Event) in
             let client = try WyomingTestClient(port: port)
             let (transcript, _) = try Self.transcribe(client, bytes, rate: clip.sampleRate, width: 2, channels: 1)

@@ -69,6 +69,37 @@ import Testing
         #expect(recognition.frames > 50)
     }
 
+    /// The same real request heard in a quiet room and under loud noise: in the noise its margin
+    /// is judged lower by the noise penalty, and a rejection says so.
+    @Test func aRequestHeardInLoudNoiseIsJudgedMoreStrictly() throws {
+        let recognizer = try recognizer()
+        let quiet = try Self.samples("home-en/what_time_is_it.wav")
+        let heardQuiet = try recognizer.recognize(quiet)
+        let quietEstimate = try #require(heardQuiet.features?.signalToNoise)
+        #expect(quietEstimate > Confidence.noisePenaltyBelow, "\(quietEstimate) dB")
+        // Loud white noise (seeded, so the test repeats), not so loud that no phrase is heard.
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let noisy = quiet.map { sample -> Int16 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let noise = Int(Int64(bitPattern: state) >> 51)  // -4096..<4096
+            return Int16(clamping: Int(sample) + noise)
+        }
+        let heardNoisy = try recognizer.recognize(noisy)
+        let noisyEstimate = try #require(heardNoisy.features?.signalToNoise)
+        #expect(noisyEstimate < Confidence.noisePenaltyBelow - 1, "\(noisyEstimate) dB")
+        #expect(abs(noisyEstimate - (SignalToNoise.estimate(noisy) ?? .nan)) < 1e-9)
+        let penalty = Confidence.noisePenalty(signalToNoise: noisyEstimate)
+        #expect(penalty > 0.05)
+        // The margin judged is the passes' own, less the penalty.
+        let features = try #require(heardNoisy.features)
+        let unpenalised = Confidence.margin(features: features, utterance: heardNoisy.utteranceMargin,
+                                            weakest: WordFit.weakest(of: heardNoisy.wordFits))
+        #expect(abs(heardNoisy.margin - (unpenalised - penalty)) < 1e-9)
+        if heardNoisy.isRejected, heardNoisy.rejection?.hasPrefix("too unsure") == true {
+            #expect(heardNoisy.rejection?.contains("for noise (SNR") == true, "\(heardNoisy.rejection ?? "")")
+        }
+    }
+
     @Test func aFinishedPhraseIsOneFollowedByQuiet() throws {
         let recognizer = try recognizer()
         let samples = try Self.samples("home-en/what_time_is_it.wav")

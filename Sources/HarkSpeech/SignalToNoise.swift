@@ -1,0 +1,44 @@
+import Foundation
+
+/// How far the loudest stretches of an utterance stand above its quietest: a rough
+/// signal-to-noise ratio of the audio as heard, for judging the recogniser's confidence by the
+/// room it was heard in.
+///
+/// The audio is cut into 25 ms pieces, and the ratio is of the 90th percentile of their mean
+/// power to the 10th, in dB. An utterance comes with some of the room around its words (the
+/// endpointer's lead-in and the quiet that ended it; a file or a stream as it was recorded), so
+/// the 10th percentile is the room and the 90th the voice. On `make bench-real` the median is
+/// 61 dB for the quiet-room recordings, 22 at 20 dB SNR, 13 at 10, 9 at 5 and 5.5 at 0. Speech
+/// cut tight, with no quiet in it, measures low, and is judged as if heard in noise: the
+/// stricter way.
+public enum SignalToNoise {
+    /// 25 ms at 16 kHz.
+    static let pieceSamples = 400
+    /// The percentiles taken as the room and as the voice.
+    static let roomShare = 0.1
+    static let voiceShare = 0.9
+    /// Added to every piece's power (in squared sample units), so digital silence measures as
+    /// very quiet rather than as nothing.
+    static let powerFloor = 1e-3
+
+    /// The estimate in dB; nil for audio shorter than two pieces.
+    public static func estimate(_ samples: [Int16]) -> Double? {
+        let pieces = samples.count / pieceSamples
+        guard pieces >= 2 else { return nil }
+        var powers = [Double](repeating: 0, count: pieces)
+        samples.withUnsafeBufferPointer { buffer in
+            for piece in 0..<pieces {
+                var sum = 0.0
+                for sample in buffer[(piece * pieceSamples)..<((piece + 1) * pieceSamples)] {
+                    let value = Double(sample)
+                    sum += value * value
+                }
+                powers[piece] = sum / Double(pieceSamples) + powerFloor
+            }
+        }
+        powers.sort()
+        let room = powers[Int(roomShare * Double(pieces - 1))]
+        let voice = powers[Int(voiceShare * Double(pieces - 1))]
+        return 10 * log10(voice / room)
+    }
+}
