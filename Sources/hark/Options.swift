@@ -58,12 +58,12 @@ struct VoiceOptions: ParsableArguments {
 /// Recogniser knobs people may need when tuning for their room.
 struct RecognizerOptions: ParsableArguments {
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, and how much of the speech the words explain) is below this; in loud noise the margin counts 0.06 less for each dB the audio's signal-to-noise estimate falls below 10 dB (default -1.78; closer to 0 rejects more).",
+            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, and how much of the speech the words explain) is below this; in loud noise the margin counts \(String(format: "%g", Confidence.noisePenaltyPerDecibel)) less for each dB the audio's signal-to-noise estimate falls below \(String(format: "%g", Confidence.noisePenaltyBelow)) dB (default \(String(format: "%g", Confidence.defaultThreshold)); closer to 0 rejects more).",
                                valueName: "margin"))
     var rejectionMargin: Double?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default 0.31, so -2.09 to -1.78 by default; 0 never asks).",
+            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default \(String(format: "%g", Confidence.defaultAskBand)), so \(String(format: "%.2f", RecognizerConfiguration().askMargin)) to \(String(format: "%g", Confidence.defaultThreshold)) by default; 0 never asks).",
                                valueName: "width"))
     var askBand: Double?
 
