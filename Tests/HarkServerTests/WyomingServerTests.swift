@@ -39,7 +39,12 @@ struct WyomingServerTests {
     }
 
     static func port() async throws -> Int {
-        guard case .tcp(_, let port) = try await server.value.endpoint, port > 0 else {
+        try port(of: try await server.value)
+    }
+
+    /// The TCP port `server` listens on.
+    static func port(of server: WyomingServer) throws -> Int {
+        guard case .tcp(_, let port) = server.endpoint, port > 0 else {
             throw WyomingTestClient.Failure(description: "the server has no TCP port")
         }
         return port
@@ -392,9 +397,7 @@ struct WyomingServerTests {
                                                   logger: Logger(label: "hark-test"))
         let running = Task { try await server.run() }
         defer { running.cancel() }
-        guard case .tcp(_, let port) = server.endpoint, port > 0 else {
-            throw WyomingTestClient.Failure(description: "the server has no TCP port")
-        }
+        let port = try Self.port(of: server)
         let (transcript, reply, silence) = try await onOwnThread { () throws -> (String, WyomingTestClient.Event, WyomingTestClient.Event) in
             let client = try WyomingTestClient(port: port)
             let (transcript, _) = try Self.transcribe(client, bytes, rate: clip.sampleRate, width: 2, channels: 1)
