@@ -15,7 +15,8 @@ denoise() {  # denoise IN OUT WARM_UP_SAMPLES
     mkdir -p "$(dirname "$2")"
     sox "$1" -t raw -r 16000 -e signed -b 16 -c 1 - \
         | "$denoiser" "$3" "$level" \
-        | sox -t raw -r 16000 -e signed -b 16 -c 1 - -t wav "$2.part"
+        | sox -t raw -r 16000 -e signed -b 16 -c 1 - -t wav "$2.part" \
+        || { echo "denoise-wake-corpus: could not denoise $1" >&2; rm -f "$2.part"; return 1; }
     mv "$2.part" "$2"
 }
 export -f denoise; export denoiser level
