@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-wake-denoised bench-echo bench-real bench-serve adapt soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-wake-denoised bench-echo wake-corpus webrtc-dev bench-real bench-serve adapt soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -108,24 +108,28 @@ bench-live: release
 	@echo "Idle: 19 s of speech without the wake word, at the pace of speech:"
 	$(RELEASE_HARK) listen --apps apps --input audio-fixtures/wake/no_wake.wav --real-time --config packaging/hark.yaml
 
-# Wake word: real people saying "jarvis", "athena", "amelia" and "hey chatterbox", clean and in real household
-# noise at 10 dB, against over 10 hours of real speech that must not wake Hark, Hark beside plain
-# keyword spotting. The corpus is made once into bench-out/wake (bench/make-wake-corpus.py, about
-# a minute, 2.3 GB); the benchmark takes about an hour on two cores.
-bench-wake: release
+# What the wake-word benchmarks share: their corpus, made once into bench-out/wake
+# (bench/make-wake-corpus.py, about a minute, 2.3 GB), and for the two that build a WebRTC tool
+# of their own, a compiler and Debian's libwebrtc-audio-processing.
+wake-corpus:
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
+
+webrtc-dev:
+	@command -v g++ >/dev/null && pkg-config --exists webrtc-audio-processing || \
+	    DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq g++ libwebrtc-audio-processing-dev >/dev/null
+
+# Wake word: real people saying "jarvis", "athena", "amelia" and "hey chatterbox", clean and in real household
+# noise at 10 dB, against over 10 hours of real speech that must not wake Hark, Hark beside plain
+# keyword spotting. The benchmark takes about an hour on two cores.
+bench-wake: release wake-corpus
 	$(RELEASE_HARK) bench-wake --corpus bench-out/wake --phrases jarvis athena amelia hey-chatterbox --json bench-out/wake.json
 
 # The same benchmark with WebRTC's noise suppression in front of the spotter (moderate, with its
 # high-pass filter; bench/webrtc-denoise.cc, built here only): whether a denoiser belongs in the
 # wake word's path. The denoised corpus is made into bench-out/wake-denoised (a few minutes the
 # first time; files already there are kept).
-bench-wake-denoised: release
-	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
-	@command -v g++ >/dev/null && pkg-config --exists webrtc-audio-processing || \
-	    DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq g++ libwebrtc-audio-processing-dev >/dev/null
+bench-wake-denoised: release wake-corpus webrtc-dev
 	g++ -O2 -o .build/webrtc-denoise bench/webrtc-denoise.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
 	bench/denoise-wake-corpus.sh .build/webrtc-denoise bench-out/wake bench-out/wake-denoised
 	$(RELEASE_HARK) bench-wake --corpus bench-out/wake-denoised --phrases jarvis athena amelia hey-chatterbox \
@@ -138,11 +142,7 @@ bench-wake-denoised: release
 # only); then an hour of Hark's own replies naming the wake word and an hour not naming it; then
 # the same recordings with real household noise going on throughout, 10 dB below the person.
 HOUSEHOLD_NOISES = doing_the_dishes.wav running_tap.wav exercise_bike.wav dude_miaowing.wav
-bench-echo: release
-	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
-	@command -v g++ >/dev/null && pkg-config --exists webrtc-audio-processing || \
-	    DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq g++ libwebrtc-audio-processing-dev >/dev/null
+bench-echo: release wake-corpus webrtc-dev
 	g++ -O2 -o .build/webrtc-aec bench/webrtc-aec.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
 	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100 --external-canceller .build/webrtc-aec \
 	    --own-voice-minutes 60
