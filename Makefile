@@ -10,7 +10,7 @@ RELEASE_HARK  = .build/release/hark
 # messaging app's handler program, and tools the tests use (pip: the reference Wyoming client).
 DEBIAN_BUILD_PACKAGES = pkg-config libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us \
                         libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins libsamplerate0-dev \
-                        libspeexdsp-dev libsqlite3-dev python3
+                        libspeexdsp-dev libwebrtc-audio-processing-dev libsqlite3-dev python3
 DEBIAN_TEST_PACKAGES  = sox espeak-ng flite alsa-utils python3-pip
 
 APT_GET = $(if $(filter 0,$(shell id -u)),,sudo) apt-get

@@ -37,7 +37,13 @@ let package = Package(
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp",
                        providers: [.apt(["libspeexdsp-dev"])]),
 
-        .target(name: "HarkAudio", dependencies: ["CALSA", "CSampleRate", "CSpeexDSP"], swiftSettings: strictness),
+        // WebRTC's noise suppression behind a C header (the library is C++), owned by HarkAudio.NoiseSuppressor.
+        .target(name: "CNoiseSuppression",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/webrtc_audio_processing", "-DWEBRTC_POSIX",
+                                            "-DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD"])],
+                linkerSettings: [.linkedLibrary("webrtc_audio_processing")]),
+
+        .target(name: "HarkAudio", dependencies: ["CALSA", "CNoiseSuppression", "CSampleRate", "CSpeexDSP"], swiftSettings: strictness),
         .target(name: "HarkGrammar", swiftSettings: strictness),
         // Numbers as English words: heard by the intents' grammars, said by the voice.
         .target(name: "HarkNumbers", swiftSettings: strictness),

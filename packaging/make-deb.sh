@@ -59,7 +59,7 @@ Version: $version
 Architecture: $arch
 Maintainer: Hark developers <hark@localhost>
 Installed-Size: $size
-Depends: libc6, libgcc-s1, libstdc++6, libpocketsphinx3, libsphinxbase3, pocketsphinx-en-us, libespeak-ng1, espeak-ng-data, libasound2, libasound2-plugins, libsamplerate0, libspeexdsp1, libsqlite3-0, python3, adduser
+Depends: libc6, libgcc-s1, libstdc++6, libpocketsphinx3, libsphinxbase3, pocketsphinx-en-us, libespeak-ng1, espeak-ng-data, libasound2, libasound2-plugins, libsamplerate0, libspeexdsp1, libwebrtc-audio-processing1, libsqlite3-0, python3, adduser
 Section: sound
 Priority: optional
 Homepage: https://localhost/hark

@@ -19,6 +19,8 @@ public struct AudioError: Error, CustomStringConvertible, Sendable, Equatable {
         case device
         /// libsamplerate failed or was asked for an impossible ratio.
         case resampling
+        /// An audio-processing library (WebRTC's noise suppression) could not be set up or failed.
+        case processing
     }
 
     public var code: Code

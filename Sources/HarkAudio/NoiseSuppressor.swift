@@ -1,0 +1,57 @@
+internal import CNoiseSuppression
+
+/// WebRTC's noise suppression (high-pass filter, then suppression at a chosen strength) over a
+/// stream of 16 kHz mono audio, fed in pieces of any size.
+///
+/// The module works on 10 ms frames, so what comes out is what went in 10 ms earlier: every
+/// call returns exactly as many samples as it was given, the first 160 of the stream being
+/// silence. The suppressor learns the room's noise from what it hears; feed it everything, not
+/// only the pieces whose output is used, so it knows the room when it is needed.
+///
+/// Not Sendable: the module keeps state between frames; use it from one thread.
+public final class NoiseSuppressor {
+    /// The strength `make bench-wake-denoised` measured (1, "moderate", of 0 to 3).
+    public static let standardLevel: Int32 = 1
+    public static let frameSamples = Int(HARK_NS_FRAME_SAMPLES)
+
+    private let suppressor: OpaquePointer
+    /// Samples given that do not fill a frame yet.
+    private var pending: [Int16] = []
+    /// Suppressed samples not returned yet: starts as one frame of silence, the module's delay.
+    private var ready: [Int16]
+
+    /// Fails when the module cannot be made or refuses `level` (0 to 3).
+    public init(level: Int32 = standardLevel) throws(AudioError) {
+        var code: Int32 = 0
+        guard let suppressor = hark_ns_create(level, &code) else {
+            throw AudioError(.processing, "WebRTC's noise suppression could not be set up at level \(level) (code \(code))", underlying: code)
+        }
+        self.suppressor = suppressor
+        ready = Array(repeating: 0, count: Self.frameSamples)
+    }
+
+    deinit { hark_ns_free(suppressor) }
+
+    /// The audio `samples.count` samples back, with its noise suppressed.
+    public func process(_ samples: ArraySlice<Int16>) throws(AudioError) -> [Int16] {
+        pending.append(contentsOf: samples)
+        let whole = pending.count / Self.frameSamples * Self.frameSamples
+        var start = 0
+        while start < whole {
+            var frame = Array(pending[start..<(start + Self.frameSamples)])
+            let code = frame.withUnsafeMutableBufferPointer { hark_ns_process(suppressor, $0.baseAddress) }
+            guard code == 0 else {
+                throw AudioError(.processing, "WebRTC's noise suppression failed on a frame (code \(code))", underlying: code)
+            }
+            ready.append(contentsOf: frame)
+            start += Self.frameSamples
+        }
+        pending.removeFirst(whole)
+        let out = Array(ready.prefix(samples.count))
+        ready.removeFirst(out.count)
+        return out
+    }
+}
+
+@available(*, unavailable, message: "NoiseSuppressor keeps the module's state between frames; use it from one thread")
+extension NoiseSuppressor: Sendable {}
