@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "HarkExampleApps", dependencies: ["HarkDialogue", "HarkIntents"], swiftSettings: strictness),
         .target(name: "HarkImport", dependencies: ["HarkGrammar", "HarkIntents", "HarkNumbers", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strictness),
-        .target(name: "HarkSpeech", dependencies: ["CPocketSphinx", "HarkGrammar"],
+        .target(name: "HarkSpeech", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar"],
                 swiftSettings: strictness),
         .target(name: "HarkVoice", dependencies: ["CEspeakNG", "HarkAudio", "HarkNumbers"], swiftSettings: strictness),
         .target(name: "HarkRuntime",

@@ -39,6 +39,8 @@ public struct WakeWordBenchmark: Sendable {
     public var searchBeam = WakeWordSpotter.searchBeam
     /// What the front end's cepstral mean learns from (`WakeWordConfiguration.meanGate`).
     public var meanGate = WakeWordSpotter.meanGate
+    /// The room level above which the spotter hears through noise suppression (`WakeWordConfiguration.denoisesAbove`).
+    public var denoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
 
     public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
                 split: String? = nil) {
@@ -137,6 +139,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.noiseFloor = noiseFloor
         configuration.searchBeam = searchBeam
         configuration.meanGate = meanGate
+        configuration.denoisesAbove = denoisesAbove
         return try WakeWordSpotter(configuration: configuration)
     }
 
@@ -263,6 +266,7 @@ public struct WakeWordBenchmark: Sendable {
                                              threshold: WakeWordSpotter.threshold(sensitivity: sensitivity))
         report.acousticModel = AcousticTransform.modelDescription(acousticTransform)
         report.noiseFloor = noiseFloor
+        report.denoisesAbove = denoisesAbove
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)
         report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)
@@ -283,6 +287,9 @@ public struct WakeWordBenchmark: Sendable {
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
         configuration.noiseFloor = noiseFloor
+        configuration.searchBeam = searchBeam
+        configuration.meanGate = meanGate
+        configuration.denoisesAbove = denoisesAbove
         let spotter = try WakeWordSpotter(configuration: configuration)
         guard let file = report.negativeFiles.first(where: { $0.split == "test" }) else { return }
         let samples = try WAVFile.read(contentsOf: corpus.appendingPathComponent("negatives").appendingPathComponent(file.file)).pipelineSamples()

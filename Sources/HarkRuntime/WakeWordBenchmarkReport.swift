@@ -54,6 +54,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var acousticModel = ""
     /// The hiss (dBFS) the spotter heard the audio with, nil for none.
     public var noiseFloor: Double?
+    /// The room level (dBFS) above which the spotter heard through noise suppression, nil for never.
+    public var denoisesAbove: Double?
     public var positives: [WakeWordBenchmark.Positive] = []
     public var negatives: [WakeWordBenchmark.Candidate] = []
     public var negativeFiles: [NegativeFile] = []
@@ -149,6 +151,7 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         lines.append(String(format: "memory: the spotter adds %.1f MB; the benchmark's peak %.1f MB", spotterMegabytes, peakResidentMegabytes))
         if !acousticModel.isEmpty { lines.append("acoustic model: \(acousticModel)") }
         lines.append("noise floor: " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before the spotter", $0) } ?? "none added"))
+        lines.append("noise suppression: " + (denoisesAbove.map { String(format: "while the room is louder than %g dBFS", $0) } ?? "never"))
         return lines.joined(separator: "\n")
     }
 }

@@ -119,8 +119,12 @@ public struct EnergyEndpointer: Sendable {
 
     /// The RMS level of `frame` (dBFS), at least -90.
     public static func level(_ frame: some Collection<Int16>) -> Double {
-        let energy = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(frame.count, 1))
-        return 10 * log10(max(energy, 1) / (32768.0 * 32768.0))
+        level(meanSquare: frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(frame.count, 1)))
+    }
+
+    /// The level (dBFS) of audio whose samples' mean square is `meanSquare`; -90 dBFS at least.
+    static func level(meanSquare: Double) -> Double {
+        10 * log10(max(meanSquare, 1) / (32768.0 * 32768.0))
     }
 
     private func frames(_ seconds: Double) -> Int { Int(seconds * 100) }

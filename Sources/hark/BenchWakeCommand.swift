@@ -49,6 +49,10 @@ struct BenchWake: ParsableCommand {
             help: ArgumentHelp("How far (dB) above the room's level audio must be for the front end's cepstral mean to learn from it, or none to learn from everything (pocketsphinx's way).", valueName: "dB|none"))
     var meanGate = WakeWordSpotter.meanGate.map { String(format: "%g", $0) } ?? "none"
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The room level (dBFS) above which the spotter hears through WebRTC's noise suppression, or none never to.", valueName: "dBFS|none"))
+    var denoiseAbove = String(format: "%g", WakeWordSpotter.denoisingRoomLevel)
+
     @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -66,6 +70,7 @@ struct BenchWake: ParsableCommand {
         if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
         _ = try noiseFloorLevel(noiseFloor)
         _ = try meanGateLevel(meanGate)
+        _ = try denoisingLevel(denoiseAbove)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("--corpus \(corpus) is not a folder (make bench-wake makes one with bench/make-wake-corpus.py)")
@@ -93,6 +98,7 @@ struct BenchWake: ParsableCommand {
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             benchmark.searchBeam = searchBeam
             benchmark.meanGate = try meanGateLevel(meanGate)
+            benchmark.denoisesAbove = try denoisingLevel(denoiseAbove)
             let bar = ProgressBar(label: "audio")
             let report = try benchmark.run { progress in
                 bar.show(fraction: progress.fraction, detail: progress.summary)

@@ -137,6 +137,15 @@ func meanGateLevel(_ text: String) throws -> Double? {
     return gate
 }
 
+/// `--denoise-above`: the room level in dBFS (within `WakeWordSpotter.denoisingRange`), or none.
+func denoisingLevel(_ text: String) throws -> Double? {
+    if text == "none" { return nil }
+    guard let level = Double(text), WakeWordSpotter.denoisingRange.contains(level) else {
+        throw ValidationError("--denoise-above is the room level in dBFS (between \(WakeWordSpotter.denoisingRangeText), e.g. \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel))) or none, not \(text)")
+    }
+    return level
+}
+
 /// Starts the assistant the way every command that answers requests does.
 /// The person's shortcuts come from $HARK_DATABASE or the default database, unless `database` is nil.
 func startAssistant(apps: AppsOptions, recognizer: RecognizerOptions, voice: VoiceSettings = VoiceSettings(),

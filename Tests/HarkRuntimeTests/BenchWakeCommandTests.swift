@@ -54,6 +54,9 @@ import Testing
         let files = try #require(figures["negativeFiles"] as? [[String: Any]])
         #expect(Set(files.compactMap { $0["split"] as? String }) == ["tune", "test"])
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
+        // It says how the spotter treated the room's noise.
+        #expect(outcome.output.contains("noise suppression: while the room is louder than -55 dBFS"))
+        #expect(figures["denoisesAbove"] as? Double == -55)
         // Progress is counted in audio (a stream of minutes weighs more than one of seconds), and
         // a log gets a line per cell of the bar, not one per stream.
         let bar = outcome.errors.split(separator: "\n").filter { $0.hasPrefix("audio [") }

@@ -300,6 +300,9 @@ import Testing
         let gate = try Self.hark(["bench-wake", "--corpus", "audio-fixtures", "--mean-gate", "61"])
         #expect(gate.status == 64)
         #expect(gate.errors.contains("--mean-gate is how many dB above the room's level (between 0 and 60, e.g. 6) or none, not 61"))
+        let denoise = try Self.hark(["bench-wake", "--corpus", "audio-fixtures", "--denoise-above", "loud"])
+        #expect(denoise.status == 64)
+        #expect(denoise.errors.contains("--denoise-above is the room level in dBFS (between -90 and 0, e.g. -55) or none, not loud"))
     }
 
     @Test func listenWithoutASoundCardSaysSoPlainly() throws {

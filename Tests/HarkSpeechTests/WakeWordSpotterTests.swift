@@ -191,6 +191,55 @@ import Testing
         #expect(try ungated.cepstralMean != initial)
     }
 
+    /// The spotter hears through the noise suppression in the kitchen and not in the quiet
+    /// room (the same real wake words over a tap 50 dB down), and never when told not to.
+    @Test func hearsThroughTheSuppressorOnlyWhileTheRoomIsLoud() throws {
+        func denoising(_ name: String, line: Double?, afterSeconds: Int) throws -> Bool {
+            var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+            configuration.denoisesAbove = line
+            let spotter = try WakeWordSpotter(configuration: configuration)
+            _ = try spotter.process(Array(Self.samples(name).prefix(afterSeconds * 16_000)))
+            return spotter.isDenoising
+        }
+        #expect(try denoising("real_wakes_noisy", line: WakeWordSpotter.denoisingRoomLevel, afterSeconds: 10))
+        #expect(try !denoising("real_wakes", line: WakeWordSpotter.denoisingRoomLevel, afterSeconds: 10))
+        #expect(try !denoising("real_wakes_noisy", line: nil, afterSeconds: 10))
+        // The line is the room's level: a line above the kitchen keeps it as heard.
+        #expect(try !denoising("real_wakes_noisy", line: -10, afterSeconds: 10))
+        // Started afresh, it knows no room.
+        let spotter = try Self.realSpotter()
+        _ = try Self.spot(Self.samples("real_wakes_noisy"), with: spotter)
+        #expect(spotter.isDenoising)
+        try spotter.startAfresh()
+        #expect(!spotter.isDenoising)
+    }
+
+    /// Through the suppressor the kitchen's wake words are heard better: each recording's best
+    /// candidate scores higher on the whole than heard as it is.
+    @Test func theKitchenWakeWordsScoreHigherThroughTheSuppressor() throws {
+        func best(line: Double?) throws -> [Double] {
+            var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+            configuration.otherPhrases = ["athena", "amelia"]
+            configuration.reportsCandidates = true
+            configuration.denoisesAbove = line
+            let detections = try Self.spot(Self.samples("real_wakes_noisy"), with: WakeWordSpotter(configuration: configuration))
+            return try Self.segments("real_wakes_noisy").filter { $0.kind == "wake" }.map { wake in
+                detections.filter { $0.phrase == wake.text && wake.start < $0.endSeconds && $0.endSeconds <= wake.end + 0.5 }
+                    .map(\.confidence).max() ?? -20
+            }
+        }
+        let through = try best(line: WakeWordSpotter.denoisingRoomLevel), asHeard = try best(line: nil)
+        #expect(through.reduce(0, +) > asHeard.reduce(0, +) + 2, "through the suppressor \(through), as heard \(asHeard)")
+    }
+
+    @Test func aDenoisingLineOutsideTheRangeIsRefused() {
+        for line in [-91, 1, .nan] {
+            var configuration = WakeWordConfiguration()
+            configuration.denoisesAbove = line
+            #expect(throws: RecognitionError.self) { try WakeWordSpotter(configuration: configuration) }
+        }
+    }
+
     @Test func aMeanGateOutsideZeroToSixtyDecibelsIsRefused() {
         for gate in [-1, 61, .nan] {
             var configuration = WakeWordConfiguration()
