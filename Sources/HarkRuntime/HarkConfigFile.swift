@@ -1,4 +1,5 @@
 public import Foundation
+import HarkSpeech
 import HarkVoice
 import Yams
 
@@ -30,6 +31,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("apps", "folder of bundled apps (the owner's in /etc/hark/apps and ~/.config/hark/apps load too)"),
         ("wake_phrase", "words that wake Hark (default: jarvis; check one with hark wake-check)"),
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
+        ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
         ("early_end_silence", "seconds of pause that end a finished phrase nothing continues (default: \(LiveSettings().earlyEndSilence))"),
@@ -110,6 +112,7 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "log_level": config.logLevel = try text()
             case "wake_phrase": config.live.wakePhrase = try text().lowercased()
             case "sensitivity": config.live.sensitivity = try number()
+            case "wake_denoise_above": config.live.wakeDenoisesAbove = value.string == "never" ? nil : try number()
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

@@ -29,6 +29,9 @@ public struct LiveSettings: Sendable, Equatable {
     public var wakePronunciations: [String: String] = [:]
     /// 0…1: higher catches more wake words and fires more often on other speech.
     public var sensitivity = WakeWordSpotter.defaultSensitivity
+    /// The room level (dBFS) above which the wake word is listened for through noise
+    /// suppression, nil never to (see `WakeWordSpotter.denoisingRoomLevel`).
+    public var wakeDenoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
     public var acknowledgement = Acknowledgement.chime
     /// Quiet (s) that ends what someone says.
     public var endSilence = 0.6
@@ -64,6 +67,7 @@ public struct LiveSettings: Sendable, Equatable {
     public var wakeWord: WakeWordConfiguration {
         var configuration = WakeWordConfiguration(keyPhrase: wakePhrase, sensitivity: sensitivity)
         configuration.pronunciations = wakePronunciations
+        configuration.denoisesAbove = wakeDenoisesAbove
         return configuration
     }
 
@@ -79,6 +83,9 @@ public struct LiveSettings: Sendable, Equatable {
     public func problems() -> [String] {
         var problems: [String] = []
         if !(0...1).contains(sensitivity) { problems.append("sensitivity must be between 0 and 1, not \(sensitivity)") }
+        if let line = wakeDenoisesAbove, !WakeWordSpotter.denoisingRange.contains(line) {
+            problems.append("wake_denoise_above must be a level between \(WakeWordSpotter.denoisingRangeText) dBFS or never, not \(line)")
+        }
         if !(0.1...5).contains(endSilence) { problems.append("end_silence must be 0.1 to 5 seconds, not \(endSilence)") }
         if !(0.05...endSilence).contains(earlyEndSilence) {
             problems.append("early_end_silence must be 0.05 seconds to end_silence, not \(earlyEndSilence)")

@@ -1,5 +1,6 @@
 import Foundation
 import HarkRuntime
+import HarkSpeech
 import HarkTestSupport
 import Testing
 
@@ -13,6 +14,7 @@ struct HarkConfigFileTests {
             apps: /opt/hark/apps
             wake_phrase: Computer
             sensitivity: 0.5
+            wake_denoise_above: -48
             acknowledgement: speech
             end_silence: 0.8
             early_end_silence: 0.3
@@ -29,6 +31,9 @@ struct HarkConfigFileTests {
         #expect(config.logLevel == "debug")
         #expect(config.live.wakePhrase == "computer" && config.live.sensitivity == 0.5)
         #expect(config.live.acknowledgement == .speech)
+        #expect(config.live.wakeDenoisesAbove == -48 && config.live.wakeWord.denoisesAbove == -48)
+        #expect(try HarkConfigFile.parse("wake_denoise_above: never", file: "hark.yaml").live.wakeWord.denoisesAbove == nil)
+        #expect(LiveSettings().wakeWord.denoisesAbove == WakeWordSpotter.denoisingRoomLevel)
         #expect(config.live.whileSpeaking == .gate && LiveSettings().whileSpeaking == .listen)
         #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
         #expect(config.live.echoTail == 0.3 && config.live.earlyEndSilence == 0.3)
@@ -54,6 +59,8 @@ struct HarkConfigFileTests {
         #expect(unknown?.description.hasPrefix("hark.yaml:2: ") == true)
         #expect(problem("sensitivity: loud")?.reason == "sensitivity: expected a number")
         #expect(problem("sensitivity: 3")?.reason.contains("between 0 and 1") == true)
+        #expect(problem("wake_denoise_above: loud")?.reason == "wake_denoise_above: expected a number")
+        #expect(problem("wake_denoise_above: 3")?.reason.contains("never") == true)
         #expect(problem("acknowledgement: bell")?.reason.contains("chime, speech, none") == true)
         #expect(problem("while_speaking: mute")?.reason.contains("listen, gate") == true)
         #expect(problem("rate: fast")?.reason.contains("words per minute") == true)
