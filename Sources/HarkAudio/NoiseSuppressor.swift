@@ -36,16 +36,18 @@ public final class NoiseSuppressor {
     public func process(_ samples: ArraySlice<Int16>) throws(AudioError) -> [Int16] {
         pending.append(contentsOf: samples)
         let whole = pending.count / Self.frameSamples * Self.frameSamples
-        var start = 0
-        while start < whole {
-            var frame = Array(pending[start..<(start + Self.frameSamples)])
-            let code = frame.withUnsafeMutableBufferPointer { hark_ns_process(suppressor, $0.baseAddress) }
-            guard code == 0 else {
-                throw AudioError(.processing, "WebRTC's noise suppression failed on a frame (code \(code))", underlying: code)
+        // The whole frames are suppressed where they lie, the first failure's code kept.
+        let code = pending.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            for start in stride(from: 0, to: whole, by: Self.frameSamples) {
+                let code = hark_ns_process(suppressor, buffer.baseAddress! + start)
+                if code != 0 { return code }
             }
-            ready.append(contentsOf: frame)
-            start += Self.frameSamples
+            return 0
         }
+        guard code == 0 else {
+            throw AudioError(.processing, "WebRTC's noise suppression failed on a frame (code \(code))", underlying: code)
+        }
+        ready.append(contentsOf: pending[..<whole])
         pending.removeFirst(whole)
         let out = Array(ready.prefix(samples.count))
         ready.removeFirst(out.count)
