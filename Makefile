@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-wake-denoised bench-echo wake-corpus webrtc-dev bench-real bench-serve adapt soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-serve adapt soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -110,14 +110,14 @@ bench-live: release
 
 # What the wake-word benchmarks share: their corpus, made once into bench-out/wake
 # (bench/make-wake-corpus.py, about a minute, 2.3 GB), and for the two that build a WebRTC tool
-# of their own, a compiler and Debian's libwebrtc-audio-processing.
+# of their own, a C++ compiler (Debian's libwebrtc-audio-processing-dev is a build package of
+# Hark's own, installed by `deps`).
 wake-corpus:
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
 
-webrtc-dev:
-	@command -v g++ >/dev/null && pkg-config --exists webrtc-audio-processing || \
-	    DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq g++ libwebrtc-audio-processing-dev >/dev/null
+cxx-compiler:
+	@command -v g++ >/dev/null || DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq g++ >/dev/null
 
 # Wake word: real people saying "jarvis", "athena", "amelia" and "hey chatterbox", clean and in real household
 # noise at 10 dB, against over 10 hours of real speech that must not wake Hark, Hark beside plain
@@ -130,7 +130,7 @@ bench-wake: release wake-corpus
 # suppresses noise itself (the spotter does only while the room is loud): what always suppressing
 # would give. The denoised corpus is made into bench-out/wake-denoised (a few minutes the first
 # time; files already there are kept).
-bench-wake-denoised: release wake-corpus webrtc-dev
+bench-wake-denoised: release wake-corpus cxx-compiler
 	g++ -O2 -o .build/webrtc-denoise bench/webrtc-denoise.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
 	bench/denoise-wake-corpus.sh .build/webrtc-denoise bench-out/wake bench-out/wake-denoised
 	$(RELEASE_HARK) bench-wake --corpus bench-out/wake-denoised --phrases jarvis athena amelia hey-chatterbox \
@@ -143,7 +143,7 @@ bench-wake-denoised: release wake-corpus webrtc-dev
 # only); then an hour of Hark's own replies naming the wake word and an hour not naming it; then
 # the same recordings with real household noise going on throughout, 10 dB below the person.
 HOUSEHOLD_NOISES = doing_the_dishes.wav running_tap.wav exercise_bike.wav dude_miaowing.wav
-bench-echo: release wake-corpus webrtc-dev
+bench-echo: release wake-corpus cxx-compiler
 	g++ -O2 -o .build/webrtc-aec bench/webrtc-aec.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
 	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100 --external-canceller .build/webrtc-aec \
 	    --own-voice-minutes 60
