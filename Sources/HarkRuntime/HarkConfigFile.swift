@@ -112,7 +112,15 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "log_level": config.logLevel = try text()
             case "wake_phrase": config.live.wakePhrase = try text().lowercased()
             case "sensitivity": config.live.sensitivity = try number()
-            case "wake_denoise_above": config.live.wakeDenoisesAbove = value.string == "never" ? nil : try number()
+            case "wake_denoise_above":
+                // "none" as the command line's --denoise-above spells it.
+                if let word = value.string, ["never", "none"].contains(word) {
+                    config.live.wakeDenoisesAbove = nil
+                } else if let level = value.string.flatMap(Double.init) {
+                    config.live.wakeDenoisesAbove = level
+                } else {
+                    throw fail("expected a room level in dBFS, or never")
+                }
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

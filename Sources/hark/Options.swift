@@ -138,8 +138,9 @@ func meanGateLevel(_ text: String) throws -> Double? {
 }
 
 /// `--denoise-above`: the room level in dBFS (within `WakeWordSpotter.denoisingRange`), or none.
+/// "never", as the settings file's `wake_denoise_above` spells it, is taken too.
 func denoisingLevel(_ text: String) throws -> Double? {
-    if text == "none" { return nil }
+    if text == "none" || text == "never" { return nil }
     guard let level = Double(text), WakeWordSpotter.denoisingRange.contains(level) else {
         throw ValidationError("--denoise-above is the room level in dBFS (between \(WakeWordSpotter.denoisingRangeText), e.g. \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel))) or none, not \(text)")
     }
