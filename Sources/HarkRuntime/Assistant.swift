@@ -210,11 +210,12 @@ public final class Assistant: Sendable {
 
     /// Recognises an utterance with the grammar of the turn (starting a new request unless
     /// `continuing`), without answering yet: the live loop uses it to tell whether someone
-    /// pausing has finished a phrase.
-    public func hear(_ samples: [Int16], continuing: Bool) async throws -> HeardUtterance {
+    /// pausing has finished a phrase. `room`: where it was heard (a satellite's room), nil for
+    /// this device's own microphone and clients that name none.
+    public func hear(_ samples: [Int16], continuing: Bool, heardIn room: String? = nil) async throws -> HeardUtterance {
         let expectation = try await expectTurn(continuing: continuing)
-        return try await hear(samples, expecting: expectation, continuing: continuing) { samples in
-            let recognized = try await recognition.recognize(samples).0
+        return try await hear(samples, expecting: expectation, continuing: continuing, heardIn: room) { samples in
+            let recognized = try await recognition.recognize(samples, heardIn: room).0
             return (recognized, try await recognition.isWholePhrase(recognized))
         }
     }
@@ -222,24 +223,25 @@ public final class Assistant: Sendable {
     /// Recognises an utterance as the next turn of `conversation` (a network client's own, from
     /// `ConversationService.separateConversation`): the answer to its question when it asked one,
     /// else a new request. The device's own turn grammar stays as it was.
-    public func hear(_ samples: [Int16], in conversation: ConversationService) async throws -> HeardUtterance {
+    public func hear(_ samples: [Int16], in conversation: ConversationService,
+                     heardIn room: String? = nil) async throws -> HeardUtterance {
         let (expectation, _) = await conversation.expectation()
         let continuing = await conversation.isInConversation
-        return try await hear(samples, expecting: expectation, continuing: continuing) { samples in
-            try await recognition.recognize(samples, against: expectation.grammar)
+        return try await hear(samples, expecting: expectation, continuing: continuing, heardIn: room) { samples in
+            try await recognition.recognize(samples, against: expectation.grammar, heardIn: room)
         }
     }
 
     /// How every utterance is heard: no audio is silence (nobody spoke before listening timed
     /// out), a question wanting free text is dictated, anything else goes to `recognize` (the
     /// words, and whether they are a whole phrase nothing continues).
-    private func hear(_ samples: [Int16], expecting expectation: TurnExpectation, continuing: Bool,
+    private func hear(_ samples: [Int16], expecting expectation: TurnExpectation, continuing: Bool, heardIn room: String?,
                       recognize: ([Int16]) async throws -> (Recognition, Bool)) async throws -> HeardUtterance {
         guard !samples.isEmpty else {
             return HeardUtterance(recognition: .nothingHeard, sampleCount: 0, continuing: continuing, endsPhrase: false, isWholePhrase: false)
         }
         guard !expectation.wantsFreeText else {
-            return HeardUtterance(recognition: try await recognition.dictate(samples), sampleCount: samples.count,
+            return HeardUtterance(recognition: try await recognition.dictate(samples, heardIn: room), sampleCount: samples.count,
                                   continuing: continuing, endsPhrase: false, isWholePhrase: false)
         }
         let (recognized, whole) = try await recognize(samples)
@@ -249,7 +251,7 @@ public final class Assistant: Sendable {
         // of a few words) is not dictated.
         if !continuing, recognized.isRejected, samples.count <= Self.longestFreeTextRequest * PipelineAudio.sampleRate,
            case let catalog = await catalog, !catalog.freeTextPhrases.isEmpty {
-            let dictated = try await recognition.dictate(samples)
+            let dictated = try await recognition.dictate(samples, heardIn: room)
             if catalog.freeTextMatch(dictated.words) != nil {
                 return HeardUtterance(recognition: dictated, sampleCount: samples.count, continuing: continuing,
                                       endsPhrase: false, isWholePhrase: false)

@@ -97,25 +97,34 @@ public actor RecognitionService {
         return try baseline.recognize(samples)
     }
 
-    public func dictate(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
-        try loadedRecognizer().dictate(samples)
+    /// `room`: where the audio was heard (a satellite's room), nil for this device's own
+    /// microphone and clients that name none; each room's background is learnt apart.
+    public func dictate(_ samples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> Recognition {
+        try loadedRecognizer().dictate(samples, heardIn: room)
     }
 
-    public func recognize(_ samples: [Int16]) throws(RecognitionError) -> (Recognition, Interpretation?) {
-        let recognition = try loadedRecognizer().recognize(samples)
+    public func recognize(_ samples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> (Recognition, Interpretation?) {
+        let recognition = try loadedRecognizer().recognize(samples, heardIn: room)
         return (recognition, recognition.interpretation)
+    }
+
+    /// The rooms whose backgrounds the recogniser remembers, the one heard last first ("" for
+    /// this device's own microphone).
+    public func roomsHeard() throws(RecognitionError) -> [String] {
+        try loadedRecognizer().roomsHeard
     }
 
     /// `samples` heard against `grammar`, and whether the words are a whole phrase of it that
     /// nothing continues; the grammar in use is put back afterwards. For a network client's
     /// conversation, whose turn has a grammar of its own, while the device's turns keep theirs.
-    public func recognize(_ samples: [Int16], against grammar: Grammar) throws -> (recognition: Recognition, isWholePhrase: Bool) {
+    public func recognize(_ samples: [Int16], against grammar: Grammar,
+                          heardIn room: String? = nil) throws -> (recognition: Recognition, isWholePhrase: Bool) {
         let recognizer = try loadedRecognizer()
         let previous = recognizer.grammarInUse
         try use(grammar)
         let heard: Result<(Recognition, Bool), RecognitionError>
         do throws(RecognitionError) {
-            let recognition = try recognizer.recognize(samples)
+            let recognition = try recognizer.recognize(samples, heardIn: room)
             heard = .success((recognition, recognizer.isWholePhrase(recognition)))
         } catch {
             heard = .failure(error)

@@ -27,6 +27,10 @@ struct WyomingSession {
     private var ownConversation: ConversationService?
     /// The conversation named by the last `transcribe`, which the audio after it is heard in.
     private var transcribingFor: String?
+    /// The room named by the last `transcribe` (`context.satellite_id`): the audio after it is
+    /// heard with that room's background in mind (see HarkSpeech's `FrontEnd`); nil shares the
+    /// one of this device and every client that names no room.
+    private var transcribingIn: String?
     /// What the last transcription heard, until the turn it carries is handled: a request Hark
     /// half heard (transcript "") is then asked about ("Did you say …?"), as on the device.
     private var lastHeard: LastHeard?
@@ -67,6 +71,7 @@ struct WyomingSession {
             try Self.checkLanguage(event)
             listening = false
             transcribingFor = Self.conversationName(event)
+            transcribingIn = Self.satelliteName(event)
             return []
         case WyomingEventType.detect:
             try await startListening(event)
@@ -165,8 +170,8 @@ struct WyomingSession {
         do {
             let clip = AudioClip(samples: finished.samples, sampleRate: finished.format.rate, channels: 1)
             let samples = try clip.pipelineSamples()
-            let heard = if let conversation { try await hark.assistant.hear(samples, in: conversation) }
-                else { try await hark.assistant.hear(samples, continuing: false) }
+            let heard = if let conversation { try await hark.assistant.hear(samples, in: conversation, heardIn: transcribingIn) }
+                else { try await hark.assistant.hear(samples, continuing: false, heardIn: transcribingIn) }
             lastHeard = LastHeard(transcript: WyomingAssistant.transcript(of: heard), heard: heard, conversation: conversation)
             return heard
         } catch {
@@ -271,13 +276,19 @@ struct WyomingSession {
     /// A satellite's claim to a wake word, answered once every room that heard the same words
     /// has claimed it: `wake-arbitration` with `answer` (true for the room that heard it best).
     private func arbitrate(_ event: WyomingEvent) async throws(WyomingError) -> WyomingEvent {
-        guard let room = event.data["context"]?.objectValue?["satellite_id"]?.stringValue, !room.isEmpty else {
+        guard let room = Self.satelliteName(event) else {
             throw WyomingError(.badData, "detection from a satellite needs context.satellite_id, the room's name")
         }
         let decision = await hark.arbiter.claim(room: room, signalToNoise: try Self.number(event, "snr_db"),
                                                 confidence: try Self.number(event, "confidence"))
         return WyomingEvent(WyomingEventType.wakeArbitration,
                             data: ["answer": .bool(decision.answers), "winner": .string(decision.winner)])
+    }
+
+    /// `context.satellite_id`, the room a satellite (`hark listen --hub`) names itself by; nil when absent.
+    private static func satelliteName(_ event: WyomingEvent) -> String? {
+        guard let name = event.data["context"]?.objectValue?["satellite_id"]?.stringValue, !name.isEmpty else { return nil }
+        return name
     }
 
     /// `context.conversation_id`, as Home Assistant names a conversation; nil when absent.

@@ -220,8 +220,10 @@ final class Decoder {
     /// bench-real: 911 commands heard right at any margin instead of 925, and at the threshold
     /// chosen on the tune half (≤ 1 % of its speech to reject accepted) 365 test commands instead
     /// of 423. The estimate from the utterances before (there, the same noise) helps; so it is
-    /// kept, and a recogniser shared by rooms of different noise hears each through the last
-    /// one's estimate. Forgetting it and then teaching it the utterance's own quietest 300 ms
+    /// kept, but a decoder shared by rooms of different noise would hear each through the last
+    /// one's estimate: the recogniser therefore keeps a front end for each room (`FrontEnd`) and
+    /// decodes its cepstra (`decodeWhole(_: Cepstra)`); this is plain pocketsphinx's way, which
+    /// the baseline keeps. Forgetting it and then teaching it the utterance's own quietest 300 ms
     /// (decoded and thrown away) did not recover it: 382 test commands at the tune half's
     /// threshold; teaching it the whole utterance first (two decodes, RTF 0.10) 371, with 0
     /// false acceptances of 396 instead of 5.
@@ -237,7 +239,33 @@ final class Decoder {
         }
         result = ps_end_utt(decoder)
         guard result >= 0 else { throw RecognitionError(.decoding, "ps_end_utt failed", returnCode: result) }
+        return bestHypothesis()
+    }
 
+    /// Decodes one whole utterance from cepstra a `FrontEnd` computed, as `decodeWhole(_:)` does
+    /// from audio with the decoder's own front end: the same features give the same result. They
+    /// are copied first, because pocketsphinx normalises them where they lie.
+    func decodeWhole(_ cepstra: Cepstra) throws(RecognitionError) -> Hypothesis {
+        var result = ps_start_utt(decoder)
+        guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
+        var values = cepstra.values
+        let frames = cepstra.frames
+        result = values.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            var rows: [UnsafeMutablePointer<Float>?] = (0..<frames).map { base + $0 * cepstra.width }
+            return rows.withUnsafeMutableBufferPointer { ps_process_cep(decoder, $0.baseAddress, Int32(frames), 0, 1) }
+        }
+        guard result >= 0 else {
+            _ = ps_end_utt(decoder)
+            throw RecognitionError(.decoding, "ps_process_cep failed on \(frames) frames", returnCode: result)
+        }
+        result = ps_end_utt(decoder)
+        guard result >= 0 else { throw RecognitionError(.decoding, "ps_end_utt failed", returnCode: result) }
+        return bestHypothesis()
+    }
+
+    /// The utterance just decoded: its best path's words and score.
+    private func bestHypothesis() -> Hypothesis {
         var score: Int32 = 0
         let frames = Int(ps_get_n_frames(decoder))
         guard let hypothesis = ps_get_hyp(decoder, &score) else {
@@ -252,6 +280,12 @@ final class Decoder {
     /// out; nil when nothing but fillers was heard.
     static func lastSoundEndFrame(of segments: [Segment]) -> Int? {
         segments.last { !isFiller($0.word) }?.endFrame
+    }
+
+    /// A new front end with this decoder's settings, its model's feat.params among them (see
+    /// `FrontEnd`); nil when sphinxbase refuses them. The caller frees it.
+    func makeFrontEnd() -> OpaquePointer? {
+        fe_init_auto_r(config)
     }
 
     /// A score in pocketsphinx's units (as in `Segment`) in natural-log units.

@@ -4,8 +4,9 @@ import Dispatch
 /// grammar pass, on a decoder and a thread of its own, so the two passes run at the same time
 /// and a reply waits for the slower of them instead of both one after the other.
 ///
-/// Each decoder normalises the audio by its own mean over the whole utterance, so the scores are
-/// the ones a single decoder gave running the passes in turn. The second decoder costs its own
+/// Both passes search the same cepstra (the room's `FrontEnd` computes them once), and each
+/// decoder normalises them by the utterance's own mean, so the scores are the ones a single
+/// decoder gave running the passes in turn. The second decoder costs its own
 /// copy of the acoustic model (about 6 MB) and no dictionary: the loop is made of the model's
 /// phones.
 final class PhoneLoopPass: @unchecked Sendable {
@@ -43,14 +44,14 @@ final class PhoneLoopPass: @unchecked Sendable {
         try decoder.activate(Self.search)
     }
 
-    /// Runs `work` on this thread while the phone loop decodes `samples` on its own; returns
+    /// Runs `work` on this thread while the phone loop decodes `cepstra` on its own; returns
     /// both once both are done. The loop's outcome is waited for even when `work` throws.
-    func alongside<T>(_ samples: [Int16], _ work: () throws(RecognitionError) -> T) throws(RecognitionError) -> (T, Outcome) {
+    func alongside<T>(_ cepstra: Cepstra, _ work: () throws(RecognitionError) -> T) throws(RecognitionError) -> (T, Outcome) {
         let box = OutcomeBox()
         let done = DispatchSemaphore(value: 0)
         queue.async {
             box.result = Result { () throws(RecognitionError) in
-                let hypothesis = try self.decoder.decodeWhole(samples)
+                let hypothesis = try self.decoder.decodeWhole(cepstra)
                 return Outcome(hypothesis: hypothesis, segments: self.decoder.segments())
             }
             done.signal()

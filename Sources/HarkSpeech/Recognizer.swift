@@ -337,7 +337,7 @@ public final class Recognizer {
     /// Recognises free text with the general language model: for answers that
     /// are not in any grammar (a message's content). Less accurate than a
     /// grammar, and nothing is rejected except silence.
-    public func dictate(_ samples: [Int16]) throws(RecognitionError) -> Recognition {
+    public func dictate(_ samples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> Recognition {
         if !hasLanguageModel {
             guard FileManager.default.fileExists(atPath: configuration.languageModel) else {
                 throw RecognitionError(.modelLoad, "no language model for dictation at \(configuration.languageModel)")
@@ -350,10 +350,11 @@ public final class Recognizer {
             hasLanguageModel = true
         }
         let started = Date()
+        let cepstra = try self.cepstra(of: samples, heardIn: room)
         try decoder.activate(Self.dictationSearch)
         let hypothesis: Decoder.Hypothesis
         do {
-            hypothesis = try decoder.decodeWhole(samples)
+            hypothesis = try decoder.decodeWhole(cepstra)
         } catch {
             if let inUse { try? decoder.activate(inUse.search) }
             throw error
@@ -393,17 +394,17 @@ public final class Recognizer {
 
     /// Decodes with the active grammar search; its path's segments too when confidence is
     /// measured (they come from the active search's result, so are read before another runs).
-    private func decodeGrammarPath(_ samples: [Int16]) throws(RecognitionError) -> (Decoder.Hypothesis, [Decoder.Segment]) {
-        let hypothesis = try decoder.decodeWhole(samples)
+    private func decodeGrammarPath(_ cepstra: Cepstra) throws(RecognitionError) -> (Decoder.Hypothesis, [Decoder.Segment]) {
+        let hypothesis = try decoder.decodeWhole(cepstra)
         return (hypothesis, configuration.measuresConfidence ? decoder.segments() : [])
     }
 
     /// Decodes with `grammar`'s search; when it finds no complete path, again with its second
     /// search: some voices get one only when silence between words is all but ruled out.
-    private func decodeGrammar(_ samples: [Int16], _ grammar: InstalledGrammar) throws(RecognitionError)
+    private func decodeGrammar(_ cepstra: Cepstra, _ grammar: InstalledGrammar) throws(RecognitionError)
         -> (Decoder.Hypothesis, [Decoder.Segment]) {
         try decoder.activate(grammar.search)
-        let first = try decodeGrammarPath(samples)
+        let first = try decodeGrammarPath(cepstra)
         guard first.0.words.isEmpty && first.0.frames > 0 else { return first }
         if case .pending(let states, let start, let final, let arcs) = grammar.tight {
             try decoder.installGraph(name: grammar.tightSearch, states: states, start: start, final: final, arcs: arcs,
@@ -411,7 +412,7 @@ public final class Recognizer {
             grammar.tight = .installed
         }
         try decoder.activate(grammar.tightSearch)
-        let second = try decodeGrammarPath(samples)
+        let second = try decodeGrammarPath(cepstra)
         // Should this fail, the next utterance activates its search before decoding anyway.
         try decoder.activate(grammar.search)
         return second
@@ -419,12 +420,28 @@ public final class Recognizer {
 
     /// `work`'s result and the phone loop's outcome on the same audio (nil when confidence is not
     /// measured), decoded at the same time.
-    private func decodeAlongsidePhoneLoop<T>(_ samples: [Int16], _ work: () throws(RecognitionError) -> T)
+    private func decodeAlongsidePhoneLoop<T>(_ cepstra: Cepstra, _ work: () throws(RecognitionError) -> T)
         throws(RecognitionError) -> (T, PhoneLoopPass.Outcome?) {
         guard let phoneLoop else { return (try work(), nil) }
-        let (result, outcome) = try phoneLoop.alongside(samples, work)
+        let (result, outcome) = try phoneLoop.alongside(cepstra, work)
         return (result, outcome)
     }
+
+    /// The front ends of the rooms heard lately (see `FrontEnd`). The key "" is this device's
+    /// own microphone and every client that names no room.
+    private var frontEnds = RoomFrontEnds(capacity: Recognizer.roomsRemembered)
+
+    /// How many rooms' backgrounds are remembered at once: a hub's satellites, with room to spare.
+    /// A front end is a few tens of kilobytes.
+    public static let roomsRemembered = 32
+
+    /// `samples` as the decoders search them, through `room`'s front end.
+    private func cepstra(of samples: [Int16], heardIn room: String?) throws(RecognitionError) -> Cepstra {
+        try frontEnds.frontEnd(for: room ?? "", like: decoder).cepstra(of: samples)
+    }
+
+    /// The rooms whose backgrounds are remembered, the one heard last first ("" for this device's own).
+    public var roomsHeard: [String] { frontEnds.names }
 
     /// The audio as the decoders hear it: lone transients turned down, then the noise floor added
     /// (a fresh one each utterance, so the same audio always decodes the same way).
@@ -435,17 +452,20 @@ public final class Recognizer {
         return hiss.adding(to: samples[...])
     }
 
-    /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use.
-    public func recognize(_ heardSamples: [Int16]) throws(RecognitionError) -> Recognition {
+    /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use. `room`
+    /// names where it was heard (a satellite's room; nil for this device's own microphone and
+    /// for clients that name none): each room's background is learnt from its own utterances.
+    public func recognize(_ heardSamples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> Recognition {
         guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
         let samples = prepared(heardSamples)
         let graph = grammar.graph
         let started = Date()
-        // The phone loop decodes the same audio on its own thread meanwhile.
-        var ((hypothesis, grammarPath), loop) = try decodeAlongsidePhoneLoop(samples) { () throws(RecognitionError) in
-            try decodeGrammar(samples, grammar)
+        let cepstra = try self.cepstra(of: samples, heardIn: room)
+        // The phone loop decodes the same features on its own thread meanwhile.
+        var ((hypothesis, grammarPath), loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in
+            try decodeGrammar(cepstra, grammar)
         }
 
         var utteranceMargin = 0.0

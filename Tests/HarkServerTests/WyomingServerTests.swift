@@ -69,9 +69,13 @@ struct WyomingServerTests {
 
     /// Streams `bytes` as transcribe, audio-start, chunks of 1024 frames and audio-stop; returns
     /// the transcript and the seconds from audio-stop to it.
-    static func transcribe(_ client: WyomingTestClient, _ bytes: [UInt8], rate: Int, width: Int, channels: Int) throws -> (String, Double) {
+    /// `context` goes with `transcribe` (a satellite names its room there).
+    static func transcribe(_ client: WyomingTestClient, _ bytes: [UInt8], rate: Int, width: Int, channels: Int,
+                           context: [String: Any]? = nil) throws -> (String, Double) {
         let format: [String: Any] = ["rate": rate, "width": width, "channels": channels]
-        try client.send("transcribe", ["language": "en"])
+        var request: [String: Any] = ["language": "en"]
+        if let context { request["context"] = context }
+        try client.send("transcribe", request)
         try client.send("audio-start", format)
         let step = 1024 * width * channels
         for start in stride(from: 0, to: bytes.count, by: step) {
@@ -243,6 +247,26 @@ struct WyomingServerTests {
             return try [speech, music, speech].map { try Self.transcribe(client, $0, rate: 16_000, width: 2, channels: 1).0 }
         }
         #expect(texts == ["turn on the garage light", "", "turn on the garage light"])
+    }
+
+    /// A satellite's request is heard with its own room's background in mind: the recogniser
+    /// keeps one for each room a `transcribe` names (`context.satellite_id`), and one for the
+    /// clients that name none.
+    @Test func eachSatellitesRoomIsHeardApart() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("home-en/what_time_is_it.wav"))
+        let speech = try Self.pcm(clip, rate: 16_000, width: 2, channels: 1)
+        let room = "attic-\(UUID().uuidString.prefix(8))"
+        let port = try await Self.port()
+        let text = try await onOwnThread {
+            try Self.transcribe(try WyomingTestClient(port: port), speech, rate: 16_000, width: 2, channels: 1,
+                                context: ["satellite_id": room, "conversation_id": "\(room)/1"]).0
+        }
+        #expect(text == "what time is it")
+        let recognition = try await Self.hark.value.assistant.recognition
+        #expect(try await recognition.roomsHeard().contains(room))
+        // A client that names no room is heard with this device's own background.
+        _ = try await onOwnThread { try Self.transcribe(try WyomingTestClient(port: port), speech, rate: 16_000, width: 2, channels: 1) }
+        #expect(try await recognition.roomsHeard().contains(""))
     }
 
     @Test func synthesizeStreamsHarksVoice() async throws {
