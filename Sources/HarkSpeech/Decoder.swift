@@ -228,36 +228,36 @@ final class Decoder {
     /// threshold; teaching it the whole utterance first (two decodes, RTF 0.10) 371, with 0
     /// false acceptances of 396 instead of 5.
     func decodeWhole(_ samples: [Int16]) throws(RecognitionError) -> Hypothesis {
-        var result = ps_start_utt(decoder)
-        guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
-        result = samples.withUnsafeBufferPointer { buffer in
-            ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 1)
+        try decodeUtterance(feeding: "ps_process_raw failed on \(samples.count) samples") {
+            samples.withUnsafeBufferPointer { buffer in ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 1) }
         }
-        guard result >= 0 else {
-            _ = ps_end_utt(decoder)
-            throw RecognitionError(.decoding, "ps_process_raw failed on \(samples.count) samples", returnCode: result)
-        }
-        result = ps_end_utt(decoder)
-        guard result >= 0 else { throw RecognitionError(.decoding, "ps_end_utt failed", returnCode: result) }
-        return bestHypothesis()
     }
 
     /// Decodes one whole utterance from cepstra a `FrontEnd` computed, as `decodeWhole(_:)` does
     /// from audio with the decoder's own front end: the same features give the same result. They
     /// are copied first, because pocketsphinx normalises them where they lie.
     func decodeWhole(_ cepstra: Cepstra) throws(RecognitionError) -> Hypothesis {
-        var result = ps_start_utt(decoder)
-        guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
         var values = cepstra.values
         let frames = cepstra.frames
-        result = values.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            var rows: [UnsafeMutablePointer<Float>?] = (0..<frames).map { base + $0 * cepstra.width }
-            return rows.withUnsafeMutableBufferPointer { ps_process_cep(decoder, $0.baseAddress, Int32(frames), 0, 1) }
+        return try decodeUtterance(feeding: "ps_process_cep failed on \(frames) frames") {
+            values.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return 0 }
+                var rows: [UnsafeMutablePointer<Float>?] = (0..<frames).map { base + $0 * cepstra.width }
+                return rows.withUnsafeMutableBufferPointer { ps_process_cep(decoder, $0.baseAddress, Int32(frames), 0, 1) }
+            }
         }
+    }
+
+    /// One utterance from start to end, `feed` giving the decoder all of it at once (its return
+    /// code is checked; `failure` says what failed); then its best hypothesis.
+    private func decodeUtterance(feeding failure: @autoclosure () -> String,
+                                 _ feed: () -> Int32) throws(RecognitionError) -> Hypothesis {
+        var result = ps_start_utt(decoder)
+        guard result >= 0 else { throw RecognitionError(.decoding, "ps_start_utt failed", returnCode: result) }
+        result = feed()
         guard result >= 0 else {
             _ = ps_end_utt(decoder)
-            throw RecognitionError(.decoding, "ps_process_cep failed on \(frames) frames", returnCode: result)
+            throw RecognitionError(.decoding, failure(), returnCode: result)
         }
         result = ps_end_utt(decoder)
         guard result >= 0 else { throw RecognitionError(.decoding, "ps_end_utt failed", returnCode: result) }
