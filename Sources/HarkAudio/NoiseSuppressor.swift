@@ -3,9 +3,9 @@ internal import CNoiseSuppression
 /// WebRTC's noise suppression (high-pass filter, then suppression at a chosen strength) over a
 /// stream of 16 kHz mono audio, fed in pieces of any size.
 ///
-/// The module works on 10 ms frames, so what comes out is what went in 10 ms earlier: every
-/// call returns exactly as many samples as it was given, the first 160 of the stream being
-/// silence. The suppressor learns the room's noise from what it hears; feed it everything, not
+/// The module works on 10 ms frames, so what comes out is what went in 10 ms earlier (and the
+/// sound in it 6 ms later still: `delaySamples`): every call returns exactly as many samples as
+/// it was given, the first 160 of the stream being silence. The suppressor learns the room's noise from what it hears; feed it everything, not
 /// only the pieces whose output is used, so it knows the room when it is needed.
 ///
 /// Not Sendable: the module keeps state between frames; use it from one thread.
@@ -52,6 +52,20 @@ public final class NoiseSuppressor {
         let out = Array(ready.prefix(samples.count))
         ready.removeFirst(out.count)
         return out
+    }
+}
+
+extension NoiseSuppressor {
+    /// How far behind its input the suppressed sound is: the frame `process` waits for, and the
+    /// 6 ms the module's own analysis window (256 samples for a 160-sample frame) holds back.
+    public static let delaySamples = frameSamples + 96
+
+    /// A whole recording with its noise suppressed by a suppressor of its own that has heard
+    /// nothing before it, in step with it (`delaySamples` taken out) and as long.
+    public static func suppressing(_ samples: [Int16], level: Int32 = standardLevel) throws(AudioError) -> [Int16] {
+        let suppressor = try NoiseSuppressor(level: level)
+        let late = try suppressor.process((samples + [Int16](repeating: 0, count: delaySamples))[...])
+        return Array(late.dropFirst(delaySamples))
     }
 }
 
