@@ -142,6 +142,8 @@ public struct BenchmarkReport: Sendable, Codable {
     public var acousticModel = ""
     /// The hiss (dBFS) added to each utterance before decoding, nil for none.
     public var noiseFloor: Double?
+    /// The room level (dBFS) above which utterances were heard through noise suppression, nil for never.
+    public var denoisesAbove: Double?
     public var recordings = 0
     public var mustAccept = 0
     public var mustReject = 0
@@ -335,6 +337,7 @@ public struct BenchmarkReport: Sendable, Codable {
             String(format: "decode latency:       p50 %.0f ms, p95 %.0f ms", decodeLatencyP50 * 1000, decodeLatencyP95 * 1000),
             "acoustic model:       \(acousticModel.isEmpty ? "–" : acousticModel)",
             "noise floor:          " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before decoding (plain pocketsphinx hears the audio as it is)", $0) } ?? "none added"),
+            "noise suppression:    " + (denoisesAbove.map { String(format: "in rooms louder than %g dBFS (plain pocketsphinx hears the audio as it is)", $0) } ?? "none"),
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),
         ]

@@ -36,6 +36,13 @@ struct RoomLevel {
         }
     }
 
+    /// The room level of the last five seconds of `samples`; nil for less than 100 ms.
+    static func of(_ samples: some Collection<Int16>) -> Double? {
+        var room = RoomLevel()
+        room.observe(samples)
+        return room.level
+    }
+
     /// nil until a piece has been heard.
     var level: Double? {
         guard !levels.isEmpty else { return nil }

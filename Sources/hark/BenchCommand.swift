@@ -77,6 +77,7 @@ struct Bench: AsyncParsableCommand {
             }
             report.acousticModel = AcousticTransform.modelDescription(configuration.recognizer.acousticTransform)
             report.noiseFloor = configuration.recognizer.noiseFloor
+            report.denoisesAbove = configuration.recognizer.denoisesAbove
             report.measureAsking(band: configuration.recognizer.askBand)
             bar.finish()
             print(report.summary())

@@ -80,8 +80,14 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "dB|none"))
     var noiseFloor: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Hear a request through WebRTC's noise suppression when its room is louder than this (dBFS: the quietest fifth of its 100 ms pieces; e.g. \(String(format: "%g", Recognizer.denoisingRoomLevel)) in a loud room), or \"none\" never to (the default).",
+                               valueName: "dBFS|none"))
+    var requestDenoiseAbove: String?
+
     func validate() throws {
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
+        if let requestDenoiseAbove { _ = try denoisingLevel(requestDenoiseAbove, option: "--request-denoise-above", example: Recognizer.denoisingRoomLevel) }
         if let acousticAdaptation, acousticAdaptation != "none" {
             try Self.requireReadableAdaptation(acousticAdaptation, alternative: ", or \"none\"")
         }
@@ -97,6 +103,9 @@ struct RecognizerOptions: ParsableArguments {
         if let decoderLog { configuration.logFile = decoderLog }
         // validate() has read it: "none" or a level.
         if let noiseFloor { configuration.noiseFloor = noiseFloor == "none" ? nil : Double(noiseFloor) }
+        if let requestDenoiseAbove {
+            configuration.denoisesAbove = try? denoisingLevel(requestDenoiseAbove, option: "--request-denoise-above")
+        }
         return configuration
     }
 
@@ -138,11 +147,13 @@ func meanGateLevel(_ text: String) throws -> Double? {
 }
 
 /// `--denoise-above`: the room level in dBFS (within `WakeWordSpotter.denoisingRange`), or none.
-/// "never", as the settings file's `wake_denoise_above` spells it, is taken too.
-func denoisingLevel(_ text: String) throws -> Double? {
+/// "never", as the settings file's `wake_denoise_above` spells it, is taken too. `option` and
+/// `example` name the option and a level for the message.
+func denoisingLevel(_ text: String, option: String = "--denoise-above",
+                    example: Double = WakeWordSpotter.denoisingRoomLevel) throws -> Double? {
     if text == "none" || text == "never" { return nil }
     guard let level = Double(text), WakeWordSpotter.denoisingRange.contains(level) else {
-        throw ValidationError("--denoise-above is the room level in dBFS (between \(WakeWordSpotter.denoisingRangeText), e.g. \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel))) or none, not \(text)")
+        throw ValidationError("\(option) is the room level in dBFS (between \(WakeWordSpotter.denoisingRangeText), e.g. \(String(format: "%g", example))) or none, not \(text)")
     }
     return level
 }

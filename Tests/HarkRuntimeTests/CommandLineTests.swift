@@ -303,6 +303,9 @@ import Testing
         let denoise = try Self.hark(["bench-wake", "--corpus", "audio-fixtures", "--denoise-above", "loud"])
         #expect(denoise.status == 64)
         #expect(denoise.errors.contains("--denoise-above is the room level in dBFS (between -90 and 0, e.g. -55) or none, not loud"))
+        let requests = try Self.hark(["run", "--apps", "apps", "--request-denoise-above", "loud", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
+        #expect(requests.status == 64)
+        #expect(requests.errors.contains("--request-denoise-above is the room level in dBFS (between -90 and 0, e.g. -50) or none, not loud"))
     }
 
     @Test func listenWithoutASoundCardSaysSoPlainly() throws {
