@@ -18,6 +18,8 @@ public struct HarkConfigFile: Sendable, Equatable {
     public var voice: String?
     public var rate: Int?
     public var logLevel: String?
+    /// `request_denoise_above`: the recogniser's `RecognizerConfiguration.denoisesAbove`; nil: never.
+    public var requestDenoiseAbove: Double?
     public var live = LiveSettings()
     /// The file the settings came from; nil when none was found.
     public var source: URL?
@@ -32,6 +34,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("wake_phrase", "words that wake Hark (default: jarvis; check one with hark wake-check)"),
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
+        ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
         ("early_end_silence", "seconds of pause that end a finished phrase nothing continues (default: \(LiveSettings().earlyEndSilence))"),
@@ -95,6 +98,12 @@ public struct HarkConfigFile: Sendable, Equatable {
                 guard let string = value.string, !string.isEmpty else { throw fail("expected text") }
                 return string
             }
+            /// A level in dBFS, or nil for "never" ("none", as the command line spells it).
+            func roomLevelOrNever() throws -> Double? {
+                if let word = value.string, ["never", "none"].contains(word) { return nil }
+                guard let level = value.string.flatMap(Double.init) else { throw fail("expected a room level in dBFS, or never") }
+                return level
+            }
             func number() throws -> Double {
                 guard let string = value.string, let number = Double(string) else { throw fail("expected a number") }
                 return number
@@ -112,15 +121,13 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "log_level": config.logLevel = try text()
             case "wake_phrase": config.live.wakePhrase = try text().lowercased()
             case "sensitivity": config.live.sensitivity = try number()
-            case "wake_denoise_above":
-                // "none" as the command line's --denoise-above spells it.
-                if let word = value.string, ["never", "none"].contains(word) {
-                    config.live.wakeDenoisesAbove = nil
-                } else if let level = value.string.flatMap(Double.init) {
-                    config.live.wakeDenoisesAbove = level
-                } else {
-                    throw fail("expected a room level in dBFS, or never")
+            case "wake_denoise_above": config.live.wakeDenoisesAbove = try roomLevelOrNever()
+            case "request_denoise_above":
+                let line = try roomLevelOrNever()
+                if let line, !WakeWordSpotter.denoisingRange.contains(line) {
+                    throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
+                config.requestDenoiseAbove = line
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

@@ -4,6 +4,7 @@ import Foundation
 import HarkAudio
 import HarkRuntime
 import HarkServer
+import HarkSpeech
 import Logging
 
 /// `hark listen`: the device loop on the microphone and loudspeaker, or on a recording.
@@ -178,6 +179,8 @@ struct Listen: AsyncParsableCommand {
         var appsOptions = apps
         if appsOptions.apps == nil { appsOptions.apps = file.appsDirectory }
         var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer, voice: voiceSettings)
+        // --request-denoise-above wins over the settings file's request_denoise_above.
+        if recognizer.requestDenoiseAbove == nil { configuration.recognizer.denoisesAbove = file.requestDenoiseAbove }
         configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
         configuration.wakePhrase = settings.wakePhrase
         configuration.database = database.url

@@ -15,6 +15,7 @@ struct HarkConfigFileTests {
             wake_phrase: Computer
             sensitivity: 0.5
             wake_denoise_above: -48
+            request_denoise_above: -50
             acknowledgement: speech
             end_silence: 0.8
             early_end_silence: 0.3
@@ -34,6 +35,9 @@ struct HarkConfigFileTests {
         #expect(config.live.wakeDenoisesAbove == -48 && config.live.wakeWord.denoisesAbove == -48)
         #expect(try HarkConfigFile.parse("wake_denoise_above: never", file: "hark.yaml").live.wakeWord.denoisesAbove == nil)
         #expect(try HarkConfigFile.parse("wake_denoise_above: none", file: "hark.yaml").live.wakeWord.denoisesAbove == nil)
+        #expect(config.requestDenoiseAbove == -50)
+        #expect(try HarkConfigFile.parse("request_denoise_above: never", file: "hark.yaml").requestDenoiseAbove == nil)
+        #expect(HarkConfigFile().requestDenoiseAbove == nil)
         #expect(LiveSettings().wakeWord.denoisesAbove == WakeWordSpotter.denoisingRoomLevel)
         #expect(config.live.whileSpeaking == .gate && LiveSettings().whileSpeaking == .listen)
         #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
@@ -62,6 +66,8 @@ struct HarkConfigFileTests {
         #expect(problem("sensitivity: 3")?.reason.contains("between 0 and 1") == true)
         #expect(problem("wake_denoise_above: loud")?.reason == "wake_denoise_above: expected a room level in dBFS, or never")
         #expect(problem("wake_denoise_above: 3")?.reason.contains("never") == true)
+        #expect(problem("request_denoise_above: 3")?.reason == "request_denoise_above: expected a room level between -90 and 0 dBFS, or never")
+        #expect(problem("request_denoise_above: loud")?.reason == "request_denoise_above: expected a room level in dBFS, or never")
         #expect(problem("acknowledgement: bell")?.reason.contains("chime, speech, none") == true)
         #expect(problem("while_speaking: mute")?.reason.contains("listen, gate") == true)
         #expect(problem("rate: fast")?.reason.contains("words per minute") == true)
