@@ -76,8 +76,9 @@ final class FrontEnd {
             let ended = fe_end_utt(frontEnd, base + Int(made) * width, &tail)
             guard ended >= 0 else { throw RecognitionError(.decoding, "fe_end_utt failed", returnCode: ended) }
         }
-        let kept = Int(made + tail)
-        return Cepstra(values: Array(values.prefix(kept * width)), width: width)
+        // The rows not filled go, without copying the ones that were.
+        values.removeLast(values.count - Int(made + tail) * width)
+        return Cepstra(values: values, width: width)
     }
 }
 
