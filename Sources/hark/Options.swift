@@ -87,7 +87,7 @@ struct RecognizerOptions: ParsableArguments {
 
     func validate() throws {
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
-        if let requestDenoiseAbove { _ = try denoisingLevel(requestDenoiseAbove, option: "--request-denoise-above", example: Recognizer.denoisingRoomLevel) }
+        if let requestDenoiseAbove { _ = try Self.requestDenoisingLevel(requestDenoiseAbove) }
         if let acousticAdaptation, acousticAdaptation != "none" {
             try Self.requireReadableAdaptation(acousticAdaptation, alternative: ", or \"none\"")
         }
@@ -103,10 +103,14 @@ struct RecognizerOptions: ParsableArguments {
         if let decoderLog { configuration.logFile = decoderLog }
         // validate() has read it: "none" or a level.
         if let noiseFloor { configuration.noiseFloor = noiseFloor == "none" ? nil : Double(noiseFloor) }
-        if let requestDenoiseAbove {
-            configuration.denoisesAbove = try? denoisingLevel(requestDenoiseAbove, option: "--request-denoise-above")
-        }
+        // validate() has read it: "none" or a level.
+        if let requestDenoiseAbove { configuration.denoisesAbove = try? Self.requestDenoisingLevel(requestDenoiseAbove) }
         return configuration
+    }
+
+    /// A --request-denoise-above value: a room level in dBFS, or nil for "none".
+    static func requestDenoisingLevel(_ text: String) throws -> Double? {
+        try denoisingLevel(text, option: "--request-denoise-above", example: Recognizer.denoisingRoomLevel)
     }
 
     /// Refuses an --acoustic-adaptation file that cannot be read before any model loads (its
