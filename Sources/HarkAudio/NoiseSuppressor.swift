@@ -5,8 +5,9 @@ internal import CNoiseSuppression
 ///
 /// The module works on 10 ms frames, so what comes out is what went in 10 ms earlier (and the
 /// sound in it 6 ms later still: `delaySamples`): every call returns exactly as many samples as
-/// it was given, the first 160 of the stream being silence. The suppressor learns the room's noise from what it hears; feed it everything, not
-/// only the pieces whose output is used, so it knows the room when it is needed.
+/// it was given, the first 160 of the stream being silence. The suppressor learns the room's
+/// noise from what it hears; feed it everything, not only the pieces whose output is used, so
+/// it knows the room when it is needed.
 ///
 /// Not Sendable: the module keeps state between frames; use it from one thread.
 public final class NoiseSuppressor {
