@@ -36,6 +36,13 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
         return speech > 0 ? Double(wordFrames) / Double(speech) : 1
     }
 
+    /// Frames the phone loop hears as speech beyond those the grammar's words take: what was
+    /// said besides the phrase. Small for a request said alone, whatever its length; seconds for
+    /// a phrase the grammar found inside a long stretch of other speech.
+    public var speechBesidesWords: Int {
+        max(0, loopSpeechFrames - wordFrames)
+    }
+
     static func measure(grammarPath: [Decoder.Segment], phoneLoop: [Decoder.Segment], loop: PhoneLoopScores,
                         frames: Int, naturalLog: (Int32) -> Double) -> ConfidenceFeatures {
         let loopSpeech = phoneLoop.filter { !Decoder.isFiller($0.word) }.reduce(0) { $0 + max($1.frameCount, 0) }

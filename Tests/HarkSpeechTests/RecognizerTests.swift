@@ -348,9 +348,9 @@ import Testing
         #expect(Confidence.margin(features: command, utterance: -9, weakest: weakest) == words[1].evidence)
         command.wordMargin = -3.5
         #expect(Confidence.margin(features: command, utterance: 0, weakest: weakest) == -3.5)
-        // A long sentence whose one phrase-like stretch the grammar took: its words fit, but they
+        // A sentence whose one phrase-like stretch the grammar took: its words fit, but they
         // explain a fifth of the speech, and the utterance's margin (its fillers near 0) says nothing.
-        let sentence = ConfidenceFeatures(frames: 800, wordFrames: 130, loopSpeechFrames: 650, wordMargin: -0.2,
+        let sentence = ConfidenceFeatures(frames: 400, wordFrames: 60, loopSpeechFrames: 300, wordMargin: -0.2,
                                           silenceMargin: -0.05, words: 4)
         #expect(abs(sentence.coverage - 0.2) < 1e-9)
         #expect(abs(Confidence.margin(features: sentence, utterance: -0.3, weakest: nil) - (-2.4)) < 1e-9)
@@ -361,6 +361,42 @@ import Testing
         #expect(Confidence.margin(features: nil, utterance: -4, weakest: weakest) == -4)
         #expect(Confidence.margin(features: nil, utterance: -1, weakest: nil) == -1)
         #expect(words[1].summary == "\"garage\" -3.00")
+    }
+
+    /// A phrase found inside seconds of other speech is not a request, even where it is a large
+    /// enough share of the speech heard to pass on coverage.
+    @Test func speechBesidesThePhraseCountsOnlyBeyondItsAllowance() {
+        // What 31 s of a kitchen with "jarvis" said nine times gave against the home app's
+        // phrases: 36 % of its speech in the words, 4.6 s besides them.
+        let kitchen = ConfidenceFeatures(frames: 1537, wordFrames: 260, loopSpeechFrames: 721, wordMargin: -1.45,
+                                         silenceMargin: -0.36, words: 6)
+        #expect(kitchen.speechBesidesWords == 461)
+        #expect(Confidence.coverageMargin(kitchen.coverage) > Confidence.defaultThreshold)
+        #expect(abs(Confidence.margin(features: kitchen, utterance: -0.76, weakest: nil) - (-8.05)) < 1e-9)
+        // A request with a little said around it is judged on its words and coverage alone.
+        let request = ConfidenceFeatures(frames: 900, wordFrames: 400, loopSpeechFrames: 400 + Confidence.speechBesidesAllowed,
+                                         wordMargin: -0.5, silenceMargin: 0, words: 8)
+        #expect(Confidence.speechBesidesMargin(request.speechBesidesWords) == 0)
+        #expect(Confidence.margin(features: request, utterance: -0.5, weakest: nil) == Confidence.coverageMargin(request.coverage))
+        // The phone loop hearing less speech than the words took is not speech besides them.
+        #expect(ConfidenceFeatures(frames: 100, wordFrames: 60, loopSpeechFrames: 40, wordMargin: 0, silenceMargin: 0,
+                                   words: 1).speechBesidesWords == 0)
+    }
+
+    /// Real audio: nine real "jarvis" and a few other wake words over a kitchen, 31 s of it, with
+    /// no request in it. The grammar still finds a phrase in it; the speech besides that phrase
+    /// rejects it, and says so.
+    @Test func aPhraseFoundInLongOtherSpeechIsRejected() throws {
+        let recognizer = try Recognizer()
+        try recognizer.use(Self.home)
+        let recognition = try recognizer.recognize(Self.samples("wake/real_wakes_noisy.wav"), heardIn: "kitchen")
+        #expect(recognition.isRejected)
+        #expect(recognition.interpretation == nil)
+        let features = try #require(recognition.features)
+        #expect(features.speechBesidesWords > Confidence.speechBesidesAllowed + 100)
+        #expect(recognition.margin <= Confidence.speechBesidesMargin(features.speechBesidesWords))
+        #expect(recognition.rejection?.contains("s of speech besides them") == true, "\(recognition.rejection ?? "none")")
+        #expect(recognition.guess.isEmpty)
     }
 
     @Test func theAskBandFollowsTheThreshold() {
