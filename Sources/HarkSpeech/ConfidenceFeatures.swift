@@ -17,6 +17,8 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     public var words: Int
     /// The audio's `SignalToNoise` estimate in dB (nil when too short to tell).
     public var signalToNoise: Double? = nil
+    /// Phones in the pronunciations of the grammar's words on the path (nil when not counted).
+    public var wordPhones: Int? = nil
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
         self.frames = frames
@@ -43,24 +45,37 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
         max(0, loopSpeechFrames - wordFrames)
     }
 
+    /// How long the words' phones last on average, in 10 ms frames: about 10 for a phrase said
+    /// at a usual pace. Far more when the grammar's path stretched a short phrase over seconds
+    /// of audio, noise or other speech ("five" over 2.7 s). Nil when the phones were not counted.
+    public var framesPerPhone: Double? {
+        guard let wordPhones, wordPhones > 0 else { return nil }
+        return Double(wordFrames) / Double(wordPhones)
+    }
+
     static func measure(grammarPath: [Decoder.Segment], phoneLoop: [Decoder.Segment], loop: PhoneLoopScores,
-                        frames: Int, naturalLog: (Int32) -> Double) -> ConfidenceFeatures {
+                        frames: Int, naturalLog: (Int32) -> Double,
+                        phoneCount: (String) -> Int?) -> ConfidenceFeatures {
         let loopSpeech = phoneLoop.filter { !Decoder.isFiller($0.word) }.reduce(0) { $0 + max($1.frameCount, 0) }
         var word = (frames: 0, grammar: 0.0, loop: 0.0), silence = (frames: 0, grammar: 0.0, loop: 0.0)
         var words = 0
+        var phones: Int? = 0
         for segment in grammarPath where segment.frameCount > 0 {
             let part = (segment.frameCount, naturalLog(segment.acoustic), loop.total(over: segment))
             if Decoder.isFiller(segment.word) {
                 silence = (silence.frames + part.0, silence.grammar + part.1, silence.loop + part.2)
             } else {
                 words += 1
+                phones = phones.flatMap { counted in phoneCount(segment.word).map { counted + $0 } }
                 word = (word.frames + part.0, word.grammar + part.1, word.loop + part.2)
             }
         }
         func perFrame(_ part: (frames: Int, grammar: Double, loop: Double)) -> Double {
             part.frames > 0 ? Confidence.marginScale * (part.grammar - part.loop) / Double(part.frames) : 0
         }
-        return ConfidenceFeatures(frames: frames, wordFrames: word.frames, loopSpeechFrames: loopSpeech,
-                                  wordMargin: perFrame(word), silenceMargin: perFrame(silence), words: words)
+        var features = ConfidenceFeatures(frames: frames, wordFrames: word.frames, loopSpeechFrames: loopSpeech,
+                                          wordMargin: perFrame(word), silenceMargin: perFrame(silence), words: words)
+        features.wordPhones = words > 0 ? phones : nil
+        return features
     }
 }

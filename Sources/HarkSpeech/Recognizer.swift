@@ -511,7 +511,8 @@ public final class Recognizer {
                 let loopScores = PhoneLoopScores(loop.segments, naturalLog: decoder.naturalLog)
                 wordFits = WordFit.fits(grammarPath: grammarPath, loop: loopScores, naturalLog: decoder.naturalLog)
                 features = ConfidenceFeatures.measure(grammarPath: grammarPath, phoneLoop: loop.segments, loop: loopScores,
-                                                      frames: hypothesis.frames, naturalLog: decoder.naturalLog)
+                                                      frames: hypothesis.frames, naturalLog: decoder.naturalLog,
+                                                      phoneCount: { self.decoder.pronunciation(of: $0)?.split(separator: " ").count })
             }
         }
         if !grammar.joinedWords.isEmpty {
@@ -564,7 +565,7 @@ public final class Recognizer {
 /// Every figure compares the grammar's path with a free loop of phones over the same audio, in
 /// pocketsphinx's scaled log domain times `marginScale` to give readable numbers: near 0 when the
 /// grammar explains the audio as well as free phones do, clearly negative when it had to force
-/// the audio onto a phrase. The margin judged against the threshold is the lowest of four:
+/// the audio onto a phrase. The margin judged against the threshold is the lowest of five:
 /// - the words' margin, per frame over the frames the grammar's path spends in words
 ///   (`ConfidenceFeatures.wordMargin`): speech forced onto a phrase fits it badly;
 /// - the weakest word's evidence (`WordFit`), which catches a phrase right but for one word;
@@ -575,6 +576,9 @@ public final class Recognizer {
 /// - the speech besides the phrase (`speechBesidesMargin`): a share is not enough for long audio,
 ///   where a phrase can be a third of the speech and still leave seconds of other talk: more
 ///   than a request.
+/// - the pace of the phrase (`slowSpeechMargin`): a path that stretches a short phrase over
+///   seconds of audio ("five" over 2.7 s of someone saying "jarvis") fits it as well as the
+///   free phones fit the same stretch, so nothing else says it is not what was said.
 /// In loud noise that lowest figure is judged lower still (`noisePenalty`), by the audio's own
 /// `SignalToNoise` estimate.
 ///
@@ -668,6 +672,23 @@ public enum Confidence {
         -speechBesidesSlope * Double(max(0, frames - speechBesidesAllowed)) / 100
     }
 
+    /// How slowly a phrase may be said, in 10 ms frames a phone on average over its words, before
+    /// it counts against the margin, and how fast the margin falls beyond that (per frame). The
+    /// 924 commands `make bench-real` hears right take 9.8 frames a phone at the median, 27.5 at
+    /// the 99th percentile and 39.5 at the most (a lone digit said slowly); 50 is five times the
+    /// usual pace. On make bench-real (from one run's features): the same 624 commands at -1.78
+    /// for 11 false acceptances of 1,206 instead of 13 (one "jarvis" heard as "five" over 2.7 s
+    /// after a click and without it, at 84 and 91 frames a phone); 45 did the same, and on three
+    /// other runs 50 took out 1 or 2 false acceptances and no command.
+    public static let slowestFramesPerPhone = 50.0
+    public static let slowSpeechSlope = 0.2
+
+    /// The pace of the phrase on the margin's scale: 0 up to `slowestFramesPerPhone`, then
+    /// `slowSpeechSlope` lower for each frame a phone more; 0 when the phones were not counted.
+    public static func slowSpeechMargin(_ framesPerPhone: Double?) -> Double {
+        -slowSpeechSlope * max(0, (framesPerPhone ?? 0) - slowestFramesPerPhone)
+    }
+
     /// 0.5 exactly at the rejection threshold, near 1 at a margin of 0.
     public static func from(margin: Double, threshold: Double = defaultThreshold) -> Double {
         guard margin.isFinite else { return 0 }
@@ -680,13 +701,13 @@ public enum Confidence {
     }
 
     /// The margin judged against the threshold: the lowest of the words' margin, the weakest
-    /// word's evidence, the coverage margin and the speech besides the phrase. Without the
-    /// passes' features (no words on the path), the utterance's margin or the weakest word's
+    /// word's evidence, the coverage margin, the speech besides the phrase and its pace. Without
+    /// the passes' features (no words on the path), the utterance's margin or the weakest word's
     /// evidence if lower.
     public static func margin(features: ConfidenceFeatures?, utterance: Double, weakest: WordFit?) -> Double {
         guard let features, features.wordFrames > 0 else { return min(utterance, weakest?.evidence ?? utterance) }
         return min(features.wordMargin, weakest?.evidence ?? features.wordMargin, coverageMargin(features.coverage),
-                   speechBesidesMargin(features.speechBesidesWords))
+                   speechBesidesMargin(features.speechBesidesWords), slowSpeechMargin(features.framesPerPhone))
     }
 
     /// The noise estimate's part of the margin: 0 at or above `noisePenaltyBelow` dB.
@@ -707,7 +728,8 @@ public enum Confidence {
         }
         let besides = features.speechBesidesWords > speechBesidesAllowed
             ? ", " + String(format: "%.1f", Double(features.speechBesidesWords) / 100) + " s of speech besides them" : ""
+        let pace = features.framesPerPhone.map { $0 > slowestFramesPerPhone ? ", " + String(format: "%.0f", $0 * 10) + " ms a phone" : "" } ?? ""
         return "words " + String(format: "%.2f", features.wordMargin) + (weakest.map { ", weakest word " + $0.summary } ?? "")
-            + ", " + String(format: "%.0f", features.coverage * 100) + " % of the speech in words" + besides + noise
+            + ", " + String(format: "%.0f", features.coverage * 100) + " % of the speech in words" + besides + pace + noise
     }
 }

@@ -383,6 +383,46 @@ import Testing
                                    words: 1).speechBesidesWords == 0)
     }
 
+    /// A short phrase stretched over seconds of audio is not what was said, however well it fits.
+    @Test func aPhraseSaidImplausiblySlowlyCountsAgainstTheMargin() throws {
+        // Someone saying "jarvis" after a click, which a keypad grammar heard as "five" (three
+        // phones) over 2.7 s, every frame of it in the word and fitting it about as well as free
+        // phones did.
+        var stretched = ConfidenceFeatures(frames: 290, wordFrames: 272, loopSpeechFrames: 103, wordMargin: -0.7,
+                                           silenceMargin: 0, words: 1)
+        #expect(stretched.framesPerPhone == nil)
+        #expect(Confidence.margin(features: stretched, utterance: -0.7, weakest: nil) == -0.7)
+        stretched.wordPhones = 3
+        #expect(abs(try #require(stretched.framesPerPhone) - 272.0 / 3) < 1e-9)
+        let expected = -Confidence.slowSpeechSlope * (272.0 / 3 - Confidence.slowestFramesPerPhone)
+        #expect(abs(Confidence.margin(features: stretched, utterance: -0.7, weakest: nil) - expected) < 1e-9)
+        #expect(expected < Confidence.defaultThreshold - Confidence.defaultAskBand)
+        // The same word said slowly but within the pace allowed is judged on its fit alone.
+        var slow = stretched
+        slow.wordFrames = Int(Confidence.slowestFramesPerPhone) * 3
+        #expect(Confidence.slowSpeechMargin(slow.framesPerPhone) == 0)
+        #expect(Confidence.margin(features: slow, utterance: -0.7, weakest: nil) == -0.7)
+    }
+
+    /// The phones counted for the pace are those of the words the decoder heard, from its own
+    /// dictionary; a real request takes about a tenth of a second a phone.
+    @Test(arguments: ["home-en/turn_on_the_garage_light", "home-en/what_time_is_it"])
+    func aRealRequestIsSaidAtAUsualPace(_ fixture: String) throws {
+        let recognizer = try recognizer()
+        let recognition = try recognizer.recognize(Self.samples(fixture + ".wav"))
+        #expect(!recognition.isRejected)
+        let features = try #require(recognition.features)
+        // Each word in one of its pronunciations ("what" is W AH T or HH W AH T).
+        let counts = recognition.words.map { word in recognizer.pronunciations(of: word).map { $0.split(separator: " ").count } }
+        #expect(counts.allSatisfy { !$0.isEmpty })
+        let fewest = counts.reduce(0) { $0 + ($1.min() ?? 0) }, most = counts.reduce(0) { $0 + ($1.max() ?? 0) }
+        let phones = try #require(features.wordPhones)
+        #expect(phones >= fewest && phones <= most, "\(phones) phones, not \(fewest)…\(most)")
+        let pace = try #require(features.framesPerPhone)
+        #expect(pace > 4 && pace < 20, "\(pace) frames a phone")
+        #expect(Confidence.slowSpeechMargin(pace) == 0)
+    }
+
     /// Real audio: nine real "jarvis" and a few other wake words over a kitchen, 31 s of it, with
     /// no request in it. The grammar still finds a phrase in it; the speech besides that phrase
     /// rejects it, and says so.
