@@ -181,7 +181,6 @@ public final class Recognizer {
         return missing.subtracting(entries.map { Self.baseWord($0.word) }).sorted()
     }
 
-    /// The phones Hark listens for when it hears `word`, or nil if no dictionary knows it.
     /// Every pronunciation the dictionary gives each word, alternates included ("and": AH N D
     /// and AE N D); a word it lacks is left out.
     public func pronunciations(of words: Set<String>) throws(RecognitionError) -> [String: [String]] {
@@ -192,6 +191,7 @@ public final class Recognizer {
         return found
     }
 
+    /// The phones Hark listens for when it hears `word`, or nil if no dictionary knows it.
     public func pronunciation(of word: String) throws(RecognitionError) -> String? {
         try learn([word])
         return decoder.pronunciation(of: word.lowercased())
