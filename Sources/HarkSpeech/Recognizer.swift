@@ -669,10 +669,12 @@ public enum Confidence {
     public static let speechBesidesAllowed = 300
     public static let speechBesidesSlope = 5.0
 
-    /// The speech besides the phrase on the margin's scale: 0 up to `speechBesidesAllowed` frames,
-    /// then `speechBesidesSlope` lower for each second more.
-    public static func speechBesidesMargin(_ frames: Int) -> Double {
-        -speechBesidesSlope * Double(max(0, frames - speechBesidesAllowed)) / 100
+    /// The speech besides the phrase on the margin's scale beyond `speechBesidesAllowed` frames:
+    /// from 0 there, `speechBesidesSlope` lower for each second more. Nil within the allowance,
+    /// where it says nothing (a margin above 0 stays above 0).
+    public static func speechBesidesMargin(_ frames: Int) -> Double? {
+        guard frames > speechBesidesAllowed else { return nil }
+        return -speechBesidesSlope * Double(frames - speechBesidesAllowed) / 100
     }
 
     /// How slowly a phrase may be said, in 10 ms frames a phone on average over its words, before
@@ -686,10 +688,12 @@ public enum Confidence {
     public static let slowestFramesPerPhone = 50.0
     public static let slowSpeechSlope = 0.2
 
-    /// The pace of the phrase on the margin's scale: 0 up to `slowestFramesPerPhone`, then
-    /// `slowSpeechSlope` lower for each frame a phone more; 0 when the phones were not counted.
-    public static func slowSpeechMargin(_ framesPerPhone: Double?) -> Double {
-        -slowSpeechSlope * max(0, (framesPerPhone ?? 0) - slowestFramesPerPhone)
+    /// The pace of the phrase on the margin's scale beyond `slowestFramesPerPhone`: from 0 there,
+    /// `slowSpeechSlope` lower for each frame a phone more. Nil within it, and when the phones
+    /// were not counted.
+    public static func slowSpeechMargin(_ framesPerPhone: Double?) -> Double? {
+        guard let framesPerPhone, framesPerPhone > slowestFramesPerPhone else { return nil }
+        return -slowSpeechSlope * (framesPerPhone - slowestFramesPerPhone)
     }
 
     /// 0.5 exactly at the rejection threshold, near 1 at a margin of 0.
@@ -704,13 +708,14 @@ public enum Confidence {
     }
 
     /// The margin judged against the threshold: the lowest of the words' margin, the weakest
-    /// word's evidence, the coverage margin, the speech besides the phrase and its pace. Without
-    /// the passes' features (no words on the path), the utterance's margin or the weakest word's
-    /// evidence if lower.
+    /// word's evidence, the coverage margin, and the speech besides the phrase and its pace where
+    /// they are past their allowances. Without the passes' features (no words on the path), the
+    /// utterance's margin or the weakest word's evidence if lower.
     public static func margin(features: ConfidenceFeatures?, utterance: Double, weakest: WordFit?) -> Double {
         guard let features, features.wordFrames > 0 else { return min(utterance, weakest?.evidence ?? utterance) }
         return min(features.wordMargin, weakest?.evidence ?? features.wordMargin, coverageMargin(features.coverage),
-                   speechBesidesMargin(features.speechBesidesWords), slowSpeechMargin(features.framesPerPhone))
+                   speechBesidesMargin(features.speechBesidesWords) ?? .infinity,
+                   slowSpeechMargin(features.framesPerPhone) ?? .infinity)
     }
 
     /// The noise estimate's part of the margin: 0 at or above `noisePenaltyBelow` dB.

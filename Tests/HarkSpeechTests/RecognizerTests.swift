@@ -376,8 +376,15 @@ import Testing
         // A request with a little said around it is judged on its words and coverage alone.
         let request = ConfidenceFeatures(frames: 900, wordFrames: 400, loopSpeechFrames: 400 + Confidence.speechBesidesAllowed,
                                          wordMargin: -0.5, silenceMargin: 0, words: 8)
-        #expect(Confidence.speechBesidesMargin(request.speechBesidesWords) == 0)
+        #expect(Confidence.speechBesidesMargin(request.speechBesidesWords) == nil)
+        #expect(Confidence.speechBesidesMargin(Confidence.speechBesidesAllowed + 1) == -Confidence.speechBesidesSlope / 100)
         #expect(Confidence.margin(features: request, utterance: -0.5, weakest: nil) == Confidence.coverageMargin(request.coverage))
+        // Within their allowances neither figure caps a margin above 0: a request the grammar
+        // fits better than free phones keeps its own.
+        var confident = ConfidenceFeatures(frames: 200, wordFrames: 150, loopSpeechFrames: 150, wordMargin: 0.3,
+                                           silenceMargin: 0, words: 5)
+        confident.wordPhones = 15
+        #expect(Confidence.margin(features: confident, utterance: 0.2, weakest: nil) == 0.3)
         // The phone loop hearing less speech than the words took is not speech besides them.
         #expect(ConfidenceFeatures(frames: 100, wordFrames: 60, loopSpeechFrames: 40, wordMargin: 0, silenceMargin: 0,
                                    words: 1).speechBesidesWords == 0)
@@ -400,7 +407,7 @@ import Testing
         // The same word said slowly but within the pace allowed is judged on its fit alone.
         var slow = stretched
         slow.wordFrames = Int(Confidence.slowestFramesPerPhone) * 3
-        #expect(Confidence.slowSpeechMargin(slow.framesPerPhone) == 0)
+        #expect(Confidence.slowSpeechMargin(slow.framesPerPhone) == nil)
         #expect(Confidence.margin(features: slow, utterance: -0.7, weakest: nil) == -0.7)
     }
 
@@ -420,7 +427,7 @@ import Testing
         #expect(phones >= fewest && phones <= most, "\(phones) phones, not \(fewest)…\(most)")
         let pace = try #require(features.framesPerPhone)
         #expect(pace > 4 && pace < 20, "\(pace) frames a phone")
-        #expect(Confidence.slowSpeechMargin(pace) == 0)
+        #expect(Confidence.slowSpeechMargin(pace) == nil)
     }
 
     /// Real audio: nine real "jarvis" and a few other wake words over a kitchen, 31 s of it, with
@@ -434,7 +441,7 @@ import Testing
         #expect(recognition.interpretation == nil)
         let features = try #require(recognition.features)
         #expect(features.speechBesidesWords > Confidence.speechBesidesAllowed + 100)
-        #expect(recognition.margin <= Confidence.speechBesidesMargin(features.speechBesidesWords))
+        #expect(recognition.margin <= (try #require(Confidence.speechBesidesMargin(features.speechBesidesWords))))
         #expect(recognition.rejection?.contains("s of speech besides them") == true, "\(recognition.rejection ?? "none")")
         #expect(recognition.guess.isEmpty)
     }
