@@ -60,11 +60,15 @@ public struct BenchmarkOutcome: Sendable, Codable {
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
 
-    /// "margin -2.10 (utterance -1.20, weakest word \"garage\" -2.10)".
+    /// "margin -2.10: words -1.62, weakest word \"garage\" -2.10, 45 % of the speech in words":
+    /// every figure the margin is the lowest of, as `hark run` gives them, so a list of failures
+    /// says which one fell short.
     var marginAccount: String {
-        var text = String(format: "margin %.2f (utterance %.2f", margin, utteranceMargin)
-        if let weakestWord { text += ", weakest word " + weakestWord.summary }
-        return text + ")"
+        let signalToNoise = features?.signalToNoise
+        return String(format: "margin %.2f: ", margin)
+            + Confidence.describe(features: features, utterance: utteranceMargin, weakest: weakestWord,
+                                  noisePenalty: features == nil ? 0 : Confidence.noisePenalty(signalToNoise: signalToNoise),
+                                  signalToNoise: signalToNoise)
     }
 }
 

@@ -725,7 +725,7 @@ public enum Confidence {
 
     /// "words -1.62, weakest word \"garage\" -2.10, 45 % of the speech in words, -0.30 for noise
     /// (SNR 5 dB)", for logs.
-    static func describe(features: ConfidenceFeatures?, utterance: Double, weakest: WordFit?,
+    public static func describe(features: ConfidenceFeatures?, utterance: Double, weakest: WordFit?,
                          noisePenalty: Double = 0, signalToNoise: Double? = nil) -> String {
         let noise = noisePenalty > 0
             ? ", " + String(format: "%.2f", -noisePenalty) + " for noise (SNR "

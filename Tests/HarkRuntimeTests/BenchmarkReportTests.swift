@@ -1,4 +1,5 @@
 @testable import HarkRuntime
+import HarkSpeech
 import Testing
 
 /// The figures `hark bench` works out from one decoding at every margin threshold.
@@ -31,6 +32,22 @@ import Testing
         #expect(report.byFolder["clean"]?.commandsAccepted == 2)
         #expect(report.byFolder["noisy"]?.mustReject == 2)
         #expect(report.byVoice.keys.sorted() == ["flite:awb"])
+    }
+
+    /// A command thrown away by the threshold is listed with every figure of its margin, so the
+    /// list says which one fell short, as `hark run` does.
+    @Test func aRejectedCommandSaysWhichFigureFellShort() throws {
+        var long = Self.outcome("long", margin: -6.3)
+        // A phrase that fits, inside 4.6 s of other speech in a room at 5 dB.
+        var features = ConfidenceFeatures(frames: 1537, wordFrames: 260, loopSpeechFrames: 721, wordMargin: -1.45,
+                                          silenceMargin: -0.36, words: 6)
+        features.signalToNoise = 5
+        long.features = features
+        long.weakestWord = WordFit(word: "turn", margin: -2.05, frames: 62)
+        let report = BenchmarkReport(outcomes: [long], threshold: -1.78)
+        let line = try #require(report.failures.first)
+        #expect(line.hasPrefix("long: rejected (margin -6.30: words -1.45, weakest word \"turn\""), "\(line)")
+        #expect(line.contains("36 % of the speech in words, 4.6 s of speech besides them, -0.30 for noise (SNR 5 dB)"), "\(line)")
     }
 
     @Test func setsPlainPocketsphinxBesideHarkByGroup() throws {
