@@ -630,8 +630,8 @@ public enum Confidence {
     /// Within this much below the threshold, a phrase is a guess worth asking about
     /// (see `RecognizerConfiguration.askBand`). Its floor, -2.09, stays where the band's was when
     /// the threshold was -1.45: the threshold moved with the acoustic model, the noise floor, the
-    /// phone loop and the noise penalty, and on `make bench-real` this band asks about 136
-    /// commands (91 named right) and answers 3.1 % of the speech to reject with a question.
+    /// phone loop and the noise penalty, and on `make bench-real` this band asks about 135
+    /// commands (90 named right) and answers 3.0 % of the speech to reject with a question.
     public static let defaultAskBand = 0.31
     /// In loud noise, speech that must be rejected is forced onto phrases with margins as good as
     /// commands heard right in a quiet room: the margin is judged lower by this much for each dB
