@@ -734,9 +734,11 @@ public enum Confidence {
         guard let features, features.wordFrames > 0 else {
             return "margin " + String(format: "%.2f", utterance) + (weakest.map { ", weakest word " + $0.summary } ?? "") + noise
         }
-        let besides = features.speechBesidesWords > speechBesidesAllowed
-            ? ", " + String(format: "%.1f", Double(features.speechBesidesWords) / 100) + " s of speech besides them" : ""
-        let pace = features.framesPerPhone.map { $0 > slowestFramesPerPhone ? ", " + String(format: "%.0f", $0 * 10) + " ms a phone" : "" } ?? ""
+        // Each named only where it counts, past its allowance.
+        let besides = speechBesidesMargin(features.speechBesidesWords) == nil
+            ? "" : ", " + String(format: "%.1f", Double(features.speechBesidesWords) / 100) + " s of speech besides them"
+        let pace = slowSpeechMargin(features.framesPerPhone) == nil
+            ? "" : ", " + String(format: "%.0f", (features.framesPerPhone ?? 0) * 10) + " ms a phone"
         return "words " + String(format: "%.2f", features.wordMargin) + (weakest.map { ", weakest word " + $0.summary } ?? "")
             + ", " + String(format: "%.0f", features.coverage * 100) + " % of the speech in words" + besides + pace + noise
     }
