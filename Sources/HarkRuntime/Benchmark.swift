@@ -148,6 +148,9 @@ public struct BenchmarkReport: Sendable, Codable {
     public var noiseFloor: Double?
     /// The room level (dBFS) above which utterances were heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
+    /// The other words searched beside short phrases in quiet rooms, e.g. "500 beside phrases of
+    /// at most 2 words heard at 20 dB SNR or more"; empty for none.
+    public var otherWords = ""
     public var recordings = 0
     public var mustAccept = 0
     public var mustReject = 0
@@ -342,6 +345,7 @@ public struct BenchmarkReport: Sendable, Codable {
             "acoustic model:       \(acousticModel.isEmpty ? "–" : acousticModel)",
             "noise floor:          " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before decoding (plain pocketsphinx hears the audio as it is)", $0) } ?? "none added"),
             "noise suppression:    " + (denoisesAbove.map { String(format: "in rooms louder than %g dBFS (plain pocketsphinx hears the audio as it is)", $0) } ?? "none"),
+            "other words:          " + (otherWords.isEmpty ? "none" : otherWords),
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),
         ]

@@ -19,6 +19,9 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     public var signalToNoise: Double? = nil
     /// Phones in the pronunciations of the grammar's words on the path (nil when not counted).
     public var wordPhones: Int? = nil
+    /// Whether the path came from the search with other words beside the grammar
+    /// (`RecognizerConfiguration.otherWords`; nil when not recorded).
+    public var checkedAgainstOtherWords: Bool? = nil
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
         self.frames = frames

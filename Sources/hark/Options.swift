@@ -85,7 +85,12 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "dBFS|none"))
     var requestDenoiseAbove: String?
 
+    @Option(help: ArgumentHelp("Search these common words (one a line, as models/other-words.txt lists them) beside the grammar when a phrase of at most \(RecognizerConfiguration().otherWordsUpTo) words is heard in a quiet room (signal-to-noise estimate \(String(format: "%g", RecognizerConfiguration().otherWordsQuietAbove)) dB or more): speech they explain better is rejected, and a phrase that beats them is judged \(String(format: "%g", Confidence.otherWordsAllowance)) more leniently. \"none\" (the default) never does.",
+                               valueName: "file|none"))
+    var otherWords: String?
+
     func validate() throws {
+        if let otherWords { _ = try Self.otherWordsList(otherWords) }
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
         if let requestDenoiseAbove { _ = try Self.requestDenoisingLevel(requestDenoiseAbove) }
         if let acousticAdaptation, acousticAdaptation != "none" {
@@ -105,7 +110,19 @@ struct RecognizerOptions: ParsableArguments {
         if let noiseFloor { configuration.noiseFloor = noiseFloor == "none" ? nil : Double(noiseFloor) }
         // validate() has read it: "none" or a level.
         if let requestDenoiseAbove { configuration.denoisesAbove = try? Self.requestDenoisingLevel(requestDenoiseAbove) }
+        // validate() has read it: "none" or a list.
+        if let otherWords { configuration.otherWords = (try? Self.otherWordsList(otherWords)) ?? [] }
         return configuration
+    }
+
+    /// An --other-words value: the words of the list it names, or none for "none".
+    static func otherWordsList(_ text: String) throws -> [String] {
+        if text == "none" { return [] }
+        do {
+            return try OtherWords.read(URL(fileURLWithPath: text))
+        } catch {
+            throw ValidationError("--other-words: \(error.message) (a list as models/other-words.txt, or none)")
+        }
     }
 
     /// A --request-denoise-above value: a room level in dBFS, or nil for "none".

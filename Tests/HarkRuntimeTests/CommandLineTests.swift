@@ -306,6 +306,9 @@ import Testing
         let requests = try Self.hark(["run", "--apps", "apps", "--request-denoise-above", "loud", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
         #expect(requests.status == 64)
         #expect(requests.errors.contains("--request-denoise-above is the room level in dBFS (between -90 and 0, e.g. -50) or none, not loud"))
+        let words = try Self.hark(["run", "--apps", "apps", "--other-words", "/nonexistent/words.txt", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
+        #expect(words.status == 64)
+        #expect(words.errors.contains("--other-words: cannot read the list of other words /nonexistent/words.txt"), "\(words.errors)")
     }
 
     @Test func listenWithoutASoundCardSaysSoPlainly() throws {
