@@ -148,8 +148,8 @@ public struct BenchmarkReport: Sendable, Codable {
     public var noiseFloor: Double?
     /// The room level (dBFS) above which utterances were heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
-    /// The other words searched beside short phrases in quiet rooms, e.g. "500 beside phrases of
-    /// at most 2 words heard at 20 dB SNR or more"; empty for none.
+    /// The other words searched beside short phrases in quiet rooms, e.g. "500 beside one-word
+    /// phrases heard at 15 dB SNR or more"; empty for none.
     public var otherWords = ""
     public var recordings = 0
     public var mustAccept = 0

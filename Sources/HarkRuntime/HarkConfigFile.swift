@@ -20,6 +20,9 @@ public struct HarkConfigFile: Sendable, Equatable {
     public var logLevel: String?
     /// `request_denoise_above`: the recogniser's `RecognizerConfiguration.denoisesAbove`; nil: never.
     public var requestDenoiseAbove: Double?
+    /// `other_words`: the list of common words for the recogniser's `RecognizerConfiguration.otherWords`
+    /// (read when the file is, so a bad list is refused with the key named); nil: never.
+    public var otherWords: String?
     public var live = LiveSettings()
     /// The file the settings came from; nil when none was found.
     public var source: URL?
@@ -35,6 +38,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
+        ("other_words", "a list of common words (e.g. the installed models/other-words.txt) searched beside a one-word phrase heard in a quiet room, so that other speech is not taken for it, or never (default: never)"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
         ("early_end_silence", "seconds of pause that end a finished phrase nothing continues (default: \(LiveSettings().earlyEndSilence))"),
@@ -128,6 +132,15 @@ public struct HarkConfigFile: Sendable, Equatable {
                     throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
                 config.requestDenoiseAbove = line
+            case "other_words":
+                let path = try text()
+                if ["never", "none"].contains(path) { config.otherWords = nil; break }
+                do {
+                    _ = try OtherWords.read(URL(fileURLWithPath: path))
+                } catch {
+                    throw fail(error.message)
+                }
+                config.otherWords = path
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

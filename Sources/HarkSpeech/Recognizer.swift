@@ -75,6 +75,11 @@ public struct RecognizerConfiguration: Sendable {
     public var otherWords: [String] = []
     public var otherWordsUpTo = 1
     public var otherWordsQuietAbove = 15.0
+    /// "one-word phrases heard at 15 dB SNR or more": where the other words are searched.
+    public var otherWordsScope: String {
+        (otherWordsUpTo == 1 ? "one-word phrases" : "phrases of at most \(otherWordsUpTo) words")
+            + " heard at " + String(format: "%g", otherWordsQuietAbove) + " dB SNR or more"
+    }
 
     public init() {}
 }

@@ -79,9 +79,7 @@ struct Bench: AsyncParsableCommand {
             report.noiseFloor = configuration.recognizer.noiseFloor
             report.denoisesAbove = configuration.recognizer.denoisesAbove
             let recognizer = configuration.recognizer
-            report.otherWords = recognizer.otherWords.isEmpty ? ""
-                : "\(recognizer.otherWords.count) beside phrases of at most \(recognizer.otherWordsUpTo) words heard at "
-                    + String(format: "%g", recognizer.otherWordsQuietAbove) + " dB SNR or more"
+            report.otherWords = recognizer.otherWords.isEmpty ? "" : "\(recognizer.otherWords.count) beside \(recognizer.otherWordsScope)"
             report.measureAsking(band: configuration.recognizer.askBand)
             bar.finish()
             print(report.summary())

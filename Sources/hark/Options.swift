@@ -85,7 +85,7 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "dBFS|none"))
     var requestDenoiseAbove: String?
 
-    @Option(help: ArgumentHelp("Search these common words (one a line, as models/other-words.txt lists them) beside the grammar when a phrase of at most \(RecognizerConfiguration().otherWordsUpTo) words is heard in a quiet room (signal-to-noise estimate \(String(format: "%g", RecognizerConfiguration().otherWordsQuietAbove)) dB or more): speech they explain better is rejected, and a phrase that beats them is judged \(String(format: "%g", Confidence.otherWordsAllowance)) more leniently. \"none\" (the default) never does.",
+    @Option(help: ArgumentHelp("Search these common words (one a line, as models/other-words.txt lists them) beside the grammar for \(RecognizerConfiguration().otherWordsScope) (a quiet room): speech they explain better is rejected, and a phrase that beats them is judged \(String(format: "%g", Confidence.otherWordsAllowance)) more leniently. \"none\" (the default) never does.",
                                valueName: "file|none"))
     var otherWords: String?
 

@@ -38,6 +38,10 @@ struct HarkConfigFileTests {
         #expect(config.requestDenoiseAbove == -50)
         #expect(try HarkConfigFile.parse("request_denoise_above: never", file: "hark.yaml").requestDenoiseAbove == nil)
         #expect(HarkConfigFile().requestDenoiseAbove == nil)
+        let list = Fixtures.root.appendingPathComponent("models/other-words.txt").path
+        #expect(try HarkConfigFile.parse("other_words: \(list)", file: "hark.yaml").otherWords == list)
+        #expect(try HarkConfigFile.parse("other_words: never", file: "hark.yaml").otherWords == nil)
+        #expect(HarkConfigFile().otherWords == nil)
         #expect(LiveSettings().wakeWord.denoisesAbove == WakeWordSpotter.denoisingRoomLevel)
         #expect(config.live.whileSpeaking == .gate && LiveSettings().whileSpeaking == .listen)
         #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
@@ -68,6 +72,8 @@ struct HarkConfigFileTests {
         #expect(problem("wake_denoise_above: 3")?.reason.contains("never") == true)
         #expect(problem("request_denoise_above: 3")?.reason == "request_denoise_above: expected a room level between -90 and 0 dBFS, or never")
         #expect(problem("request_denoise_above: loud")?.reason == "request_denoise_above: expected a room level in dBFS, or never")
+        #expect(problem("other_words: /nonexistent/words.txt")?.reason
+                .hasPrefix("other_words: cannot read the list of other words /nonexistent/words.txt") == true)
         #expect(problem("acknowledgement: bell")?.reason.contains("chime, speech, none") == true)
         #expect(problem("while_speaking: mute")?.reason.contains("listen, gate") == true)
         #expect(problem("rate: fast")?.reason.contains("words per minute") == true)
