@@ -20,9 +20,10 @@ public struct HarkConfigFile: Sendable, Equatable {
     public var logLevel: String?
     /// `request_denoise_above`: the recogniser's `RecognizerConfiguration.denoisesAbove`; nil: never.
     public var requestDenoiseAbove: Double?
-    /// `other_words`: the list of common words for the recogniser's `RecognizerConfiguration.otherWords`
-    /// (read when the file is, so a bad list is refused with the key named); nil: never.
-    public var otherWords: String?
+    /// `other_words`: the words of the list it names, for the recogniser's
+    /// `RecognizerConfiguration.otherWords` (read when the file is, so a bad list is refused with
+    /// the key named); nil: never.
+    public var otherWords: [String]?
     public var live = LiveSettings()
     /// The file the settings came from; nil when none was found.
     public var source: URL?
@@ -136,11 +137,10 @@ public struct HarkConfigFile: Sendable, Equatable {
                 let path = try text()
                 if ["never", "none"].contains(path) { config.otherWords = nil; break }
                 do {
-                    _ = try OtherWords.read(URL(fileURLWithPath: path))
+                    config.otherWords = try OtherWords.read(URL(fileURLWithPath: path))
                 } catch {
                     throw fail(error.message)
                 }
-                config.otherWords = path
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

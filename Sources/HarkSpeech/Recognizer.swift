@@ -181,10 +181,7 @@ public final class Recognizer {
             ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
                                 extraArguments: adaptation) : nil
         // Taught once; a word no dictionary knows is left out of every loop (`OtherWords.beside`).
-        if !configuration.otherWords.isEmpty {
-            let entries = try dictionary.entries(for: Set(configuration.otherWords).filter { decoder.pronunciation(of: $0) == nil })
-            if !entries.isEmpty { try decoder.addWords(entries) }
-        }
+        try Self.teach(configuration.otherWords, from: dictionary, to: decoder)
         self.loadSeconds = Date().timeIntervalSince(started)
     }
 
@@ -209,11 +206,18 @@ public final class Recognizer {
     /// no dictionary knows, sorted.
     @discardableResult
     public func learn(_ words: some Sequence<String>) throws(RecognitionError) -> [String] {
+        try Self.teach(words, from: dictionary, to: decoder)
+    }
+
+    /// `learn(_:)`'s work, also for the initialiser before `self` is whole.
+    @discardableResult
+    private static func teach(_ words: some Sequence<String>, from dictionary: PronunciationDictionary,
+                              to decoder: Decoder) throws(RecognitionError) -> [String] {
         let missing = Set(words.map { $0.lowercased() }.filter { decoder.pronunciation(of: $0) == nil })
         guard !missing.isEmpty else { return [] }
         let entries = try dictionary.entries(for: missing)
         if !entries.isEmpty { try decoder.addWords(entries) }
-        return missing.subtracting(entries.map { Self.baseWord($0.word) }).sorted()
+        return missing.subtracting(entries.map { baseWord($0.word) }).sorted()
     }
 
     /// Every pronunciation the dictionary gives each word, alternates included ("and": AH N D
@@ -314,8 +318,10 @@ public final class Recognizer {
         let arcs = acceptor.arcs.map { arc -> (from: Int, to: Int, word: String?, probability: Float) in
             (arc.from, arc.to, arc.word, 1)
         }
-        let otherWords = OtherWords.beside(grammarWords: Set(arcs.compactMap(\.word)), configuration.otherWords,
-                                           pronunciations: alternatePronunciations(of:))
+        // Without a list there is nothing to set beside the grammar, nor any of its words to look up.
+        let otherWords = configuration.otherWords.isEmpty ? []
+            : OtherWords.beside(grammarWords: Set(arcs.compactMap(\.word)), configuration.otherWords,
+                                pronunciations: alternatePronunciations(of:))
         // Like the second search, made the first time an utterance needs it.
         let otherWordsCheck: InstalledGrammar.LazySearch? = otherWords.isEmpty ? nil
             : .pending(states: acceptor.stateCount + OtherWords.addedStates, start: acceptor.start, final: acceptor.final,

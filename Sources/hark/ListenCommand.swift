@@ -181,10 +181,8 @@ struct Listen: AsyncParsableCommand {
         var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer, voice: voiceSettings)
         // --request-denoise-above wins over the settings file's request_denoise_above.
         if recognizer.requestDenoiseAbove == nil { configuration.recognizer.denoisesAbove = file.requestDenoiseAbove }
-        // --other-words wins over the settings file's other_words (read once already when the file was).
-        if recognizer.otherWords == nil, let list = file.otherWords {
-            configuration.recognizer.otherWords = try OtherWords.read(URL(fileURLWithPath: list))
-        }
+        // --other-words wins over the settings file's other_words.
+        if recognizer.otherWords == nil, let words = file.otherWords { configuration.recognizer.otherWords = words }
         configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
         configuration.wakePhrase = settings.wakePhrase
         configuration.database = database.url

@@ -39,7 +39,8 @@ struct HarkConfigFileTests {
         #expect(try HarkConfigFile.parse("request_denoise_above: never", file: "hark.yaml").requestDenoiseAbove == nil)
         #expect(HarkConfigFile().requestDenoiseAbove == nil)
         let list = Fixtures.root.appendingPathComponent("models/other-words.txt").path
-        #expect(try HarkConfigFile.parse("other_words: \(list)", file: "hark.yaml").otherWords == list)
+        #expect(try HarkConfigFile.parse("other_words: \(list)", file: "hark.yaml").otherWords
+                == OtherWords.read(URL(fileURLWithPath: list)))
         #expect(try HarkConfigFile.parse("other_words: never", file: "hark.yaml").otherWords == nil)
         #expect(HarkConfigFile().otherWords == nil)
         #expect(LiveSettings().wakeWord.denoisesAbove == WakeWordSpotter.denoisingRoomLevel)
