@@ -63,6 +63,13 @@ public enum HarkPaths {
         return file
     }
 
+    /// The common words the wake word is checked against (`OtherWords`), if present.
+    public static func otherWords(in models: URL?) -> URL? {
+        guard let file = models?.appendingPathComponent("other-words.txt"),
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return file
+    }
+
     /// The running executable. Run as "hark" from PATH, the first argument names no folder, so
     /// the kernel's link to the executable is read first.
     static func executable() -> URL {

@@ -41,6 +41,8 @@ public struct WakeWordBenchmark: Sendable {
     public var meanGate = WakeWordSpotter.meanGate
     /// The room level above which the spotter hears through noise suppression (`WakeWordConfiguration.denoisesAbove`).
     public var denoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
+    /// Common words candidates are checked against (`WakeWordConfiguration.otherWords`).
+    public var otherWords: [String] = []
 
     public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
                 split: String? = nil) {
@@ -140,6 +142,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.searchBeam = searchBeam
         configuration.meanGate = meanGate
         configuration.denoisesAbove = denoisesAbove
+        configuration.otherWords = otherWords
         return try WakeWordSpotter(configuration: configuration)
     }
 
@@ -267,6 +270,7 @@ public struct WakeWordBenchmark: Sendable {
         report.acousticModel = AcousticTransform.modelDescription(acousticTransform)
         report.noiseFloor = noiseFloor
         report.denoisesAbove = denoisesAbove
+        report.otherWords = otherWords.count
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)
         report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)
@@ -290,6 +294,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.searchBeam = searchBeam
         configuration.meanGate = meanGate
         configuration.denoisesAbove = denoisesAbove
+        configuration.otherWords = otherWords
         let spotter = try WakeWordSpotter(configuration: configuration)
         guard let file = report.negativeFiles.first(where: { $0.split == "test" }) else { return }
         let samples = try WAVFile.read(contentsOf: corpus.appendingPathComponent("negatives").appendingPathComponent(file.file)).pipelineSamples()

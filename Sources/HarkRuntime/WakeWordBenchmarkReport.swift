@@ -56,6 +56,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var noiseFloor: Double?
     /// The room level (dBFS) above which the spotter heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
+    /// How many common words a likely candidate was checked against (`WakeWordConfiguration.otherWords`); 0 for none.
+    public var otherWords = 0
     public var positives: [WakeWordBenchmark.Positive] = []
     public var negatives: [WakeWordBenchmark.Candidate] = []
     public var negativeFiles: [NegativeFile] = []
@@ -152,6 +154,7 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         if !acousticModel.isEmpty { lines.append("acoustic model: \(acousticModel)") }
         lines.append("noise floor: " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before the spotter", $0) } ?? "none added"))
         lines.append("noise suppression: " + (denoisesAbove.map { String(format: "while the room is louder than %g dBFS", $0) } ?? "never"))
+        lines.append("other words: " + (otherWords > 0 ? "\(otherWords) common words checked against a likely wake word" : "none"))
         return lines.joined(separator: "\n")
     }
 }

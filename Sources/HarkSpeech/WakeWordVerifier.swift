@@ -31,6 +31,12 @@ public struct WakeWordEvidence: Sendable, Equatable, Codable {
     /// wake word usually starts after a pause, a near miss in running speech does not. (Said
     /// straight after other words, a real one loses a little here and must make it up elsewhere.)
     public var leadingSilence: Double
+    /// How much better (per frame of the phrase, in `Confidence.marginScale` units) the phrase among common words
+    /// explains the candidate's audio than the common words alone do (see
+    /// `WakeWordVerifier.otherWordsGap`); nil when the check was not made. Below 0, words such as
+    /// "are this" fit better than the phrase. Not one of `vector`'s features: the spotter judges
+    /// it after the verifier's odds (`WakeWordOtherWords`).
+    public var otherWordsGap: Double?
 
     /// The features in the order the verifier's weights are listed in.
     public var vector: [Double] {
@@ -49,7 +55,8 @@ public struct WakeWordEvidence: Sendable, Equatable, Codable {
                                             shortPhones: 1, framesPerPhone: 3, aligned: false, agreement: 0, leadingSilence: 0)
 
     public init(searchScore: Double, phraseMargin: Double, weakestPhone: Double, secondWeakestPhone: Double,
-                shortPhones: Double, framesPerPhone: Double, aligned: Bool, agreement: Double, leadingSilence: Double) {
+                shortPhones: Double, framesPerPhone: Double, aligned: Bool, agreement: Double, leadingSilence: Double,
+                otherWordsGap: Double? = nil) {
         self.searchScore = searchScore
         self.phraseMargin = phraseMargin
         self.weakestPhone = weakestPhone
@@ -59,6 +66,7 @@ public struct WakeWordEvidence: Sendable, Equatable, Codable {
         self.aligned = aligned
         self.agreement = agreement
         self.leadingSilence = leadingSilence
+        self.otherWordsGap = otherWordsGap
     }
 }
 
@@ -112,15 +120,41 @@ final class WakeWordVerifier {
     /// Alignment searches already installed, by their phones.
     private var alignments: [String: String] = [:]
 
+    /// The common words a phrase is checked against (`otherWordsGap`), as the dictionary names
+    /// them; empty when candidates are not checked so.
+    private let otherWords: Set<String>
+    /// The dictionary word standing for each phrase spelling the check may be asked about, by its phones.
+    private let phraseWords: [String: String]
+    /// Word-check searches already installed, by the phrase's phones: the phrase among the words,
+    /// and the words alone.
+    private var wordChecks: [String: (phrase: String, words: String)] = [:]
+
     /// `extraArguments`: the search's adaptation flags, so the second look hears the same model.
-    init(modelDirectory: String, logFile: String, extraArguments: [String] = []) throws(RecognitionError) {
+    /// `otherWords`: the dictionary entries of common words (`OtherWords`) to check the phrases
+    /// spelt `phrases` (phones each) against; none for no such check.
+    init(modelDirectory: String, logFile: String, extraArguments: [String] = [],
+         otherWords: [(word: String, phones: String)] = [], phrases: [[String]] = []) throws(RecognitionError) {
         // One dictionary word per phone, so the alignment reports each phone as a segment; and
         // one more per phone for the free phones either side of the phrase.
         let entries = Phones.all.flatMap { [(word: Self.word(for: $0), phones: $0), (word: Self.garbage(for: $0), phones: $0)] }
-        decoder = try Decoder.make(entries: entries, modelDirectory: modelDirectory, logFile: logFile,
+        var phraseWords: [String: String] = [:]
+        var phraseEntries: [(word: String, phones: String)] = []
+        if !otherWords.isEmpty {
+            for phones in phrases where phraseWords[phones.joined(separator: " ")] == nil {
+                let word = "wk-phrase-\(phraseWords.count)"
+                phraseWords[phones.joined(separator: " ")] = word
+                phraseEntries.append((word, phones.joined(separator: " ")))
+            }
+        }
+        decoder = try Decoder.make(entries: entries + otherWords + phraseEntries, modelDirectory: modelDirectory, logFile: logFile,
                                    extraArguments: ["-allphone_ci", "yes"] + extraArguments)
+        self.otherWords = Set(otherWords.map { Decoder.baseWord($0.word) })
+        self.phraseWords = phraseWords
         try decoder.installPhoneLoop(name: Self.loopSearch)
     }
+
+    /// Whether candidates of the phrase spelt `phones` can be checked against common words.
+    func checksOtherWords(phones: [String]) -> Bool { phraseWords[phones.joined(separator: " ")] != nil }
 
     static func word(for phone: String) -> String { "ph-" + phone.lowercased() }
     static func garbage(for phone: String) -> String { "gb-" + phone.lowercased() }
@@ -178,6 +212,65 @@ final class WakeWordVerifier {
                                 agreement: Double(agreeing) / Double(max(frames, 1)),
                                 // With less than a quarter second kept before it, what there is counts.
                                 leadingSilence: before.isEmpty ? 0 : Double(quiet) / Double(before.count))
+    }
+
+    /// How much better the phrase spelt `phones`, with any of `words` before or after it, explains
+    /// `samples` than `words` alone do: the difference of the two searches' best path scores
+    /// (the grammar's chances included), per frame of the phrase (`phraseFrames`,
+    /// as the alignment placed it). `words` are those of the common words that may stand beside
+    /// the phrase (`OtherWords.beside`: neither its words nor said like one). Either search
+    /// finding no path at all gives the far end of `gapRange`.
+    ///
+    /// The phone loop measures how well the phrase fits against any sounds at all, which a soft
+    /// real phrase and a near miss in running speech can do about equally badly; words such as
+    /// "jar this" or "a thin a" explain a near miss better than the phrase does, and a real
+    /// phrase better than any of them.
+    func otherWordsGap(phones: [String], besides words: [String], in samples: [Int16],
+                       phraseFrames: Int) throws(RecognitionError) -> Double {
+        let searches = try wordCheck(for: phones, besides: words)
+        try decoder.activate(searches.phrase)
+        let withPhrase = try decoder.decodeWhole(samples).score
+        try decoder.activate(searches.words)
+        let wordsAlone = try decoder.decodeWhole(samples).score
+        switch (withPhrase.isFinite, wordsAlone.isFinite) {
+        case (true, true):
+            let gap = Confidence.marginScale * (withPhrase - wordsAlone) / Double(max(phraseFrames, 1))
+            return min(max(gap, Self.gapRange.lowerBound), Self.gapRange.upperBound)
+        case (true, false): return Self.gapRange.upperBound
+        default: return Self.gapRange.lowerBound
+        }
+    }
+
+    /// The gaps `otherWordsGap` reports (in `Confidence.marginScale` units, as the margins): a
+    /// real phrase's runs from about 0 to 4.5, most of the speech's below 0.5. The phrase pruned
+    /// from its search before the end (no path at all) is the lowest.
+    static let gapRange = -3.0...5.0
+
+    /// The two searches of the check for `phones`, installed the first time they are asked for:
+    ///   the phrase among the words: 0 ─words─▶ 3 ─phrase─▶ 4 ─words─▶ 7, the words either side optional;
+    ///   the words alone: 0 ─words─▶ 3, at least one.
+    /// Entering the words costs `OtherWords.entryProbability`, each word `OtherWords.wordProbability`,
+    /// as beside a command grammar; the phrase itself costs nothing.
+    private func wordCheck(for phones: [String], besides words: [String]) throws(RecognitionError) -> (phrase: String, words: String) {
+        let key = phones.joined(separator: " ")
+        if let found = wordChecks[key] { return found }
+        guard let phraseWord = phraseWords[key] else {
+            throw RecognitionError(.grammar, "the wake phrase \"\(key)\" was not given to the verifier to check against other words")
+        }
+        let known = words.filter(otherWords.contains)
+        guard !known.isEmpty else {
+            throw RecognitionError(.grammar, "none of the other words to check the wake phrase \"\(key)\" against is in the verifier's dictionary")
+        }
+        let names = (phrase: "hark-wake-among-words-\(wordChecks.count)", words: "hark-wake-words-\(wordChecks.count)")
+        let phraseArcs = OtherWords.loopArcs(words: known, start: 0, final: 3, firstFreeState: 1)
+            + [(from: 0, to: 3, word: nil, probability: 1), (from: 3, to: 4, word: Optional(phraseWord), probability: 1),
+               (from: 4, to: 7, word: nil, probability: 1)]
+            + OtherWords.loopArcs(words: known, start: 4, final: 7, firstFreeState: 5)
+        try decoder.installGraph(name: names.phrase, states: 8, start: 0, final: 7, arcs: phraseArcs)
+        try decoder.installGraph(name: names.words, states: 4, start: 0, final: 3,
+                                 arcs: OtherWords.loopArcs(words: known, start: 0, final: 3, firstFreeState: 1))
+        wordChecks[key] = names
+        return names
     }
 
     /// The name of an alignment search for `phones`, installed the first time it is asked for.

@@ -53,6 +53,9 @@ struct BenchWake: ParsableCommand {
             help: ArgumentHelp("The room level (dBFS) above which the spotter hears through WebRTC's noise suppression, or none never to.", valueName: "dBFS|none"))
     var denoiseAbove = String(format: "%g", WakeWordSpotter.denoisingRoomLevel)
 
+    @Option(help: ArgumentHelp("Check the candidates the verifier finds likely against these common words (one a line), or none not to. Without it, the installed models/other-words.txt, as hark listen does.", valueName: "file|none"))
+    var otherWords: String?
+
     @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -66,6 +69,7 @@ struct BenchWake: ParsableCommand {
         guard (0...1).contains(sensitivity) else { throw ValidationError("--sensitivity \(sensitivity) is outside 0…1") }
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let otherWords { _ = try RecognizerOptions.otherWordsList(otherWords) }
         guard WakeWordSpotter.isSearchBeam(searchBeam) else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
         if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
         _ = try noiseFloorLevel(noiseFloor)
@@ -99,6 +103,12 @@ struct BenchWake: ParsableCommand {
             benchmark.searchBeam = searchBeam
             benchmark.meanGate = try meanGateLevel(meanGate)
             benchmark.denoisesAbove = try denoisingLevel(denoiseAbove)
+            if let otherWords {
+                benchmark.otherWords = try RecognizerOptions.otherWordsList(otherWords)
+            } else {
+                benchmark.otherWords = try HarkPaths.otherWords(in: HarkPaths.modelsDirectory())
+                    .map { (url) throws(RecognitionError) in try OtherWords.read(url) } ?? []
+            }
             let bar = ProgressBar(label: "audio")
             let report = try benchmark.run { progress in
                 bar.show(fraction: progress.fraction, detail: progress.summary)
