@@ -39,6 +39,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
+        ("wake_other_words", "a list of common words a likely wake word is checked against, so that speech they explain better does not wake Hark, or never (default: the installed models/other-words.txt)"),
         ("other_words", "a list of common words (e.g. the installed models/other-words.txt) searched beside a one-word phrase heard in a quiet room, so that other speech is not taken for it, or never (default: never)"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
@@ -109,6 +110,16 @@ public struct HarkConfigFile: Sendable, Equatable {
                 guard let level = value.string.flatMap(Double.init) else { throw fail("expected a room level in dBFS, or never") }
                 return level
             }
+            /// The words of the list a path names, or nil for "never" ("none").
+            func wordListOrNever() throws -> [String]? {
+                let path = try text()
+                if ["never", "none"].contains(path) { return nil }
+                do {
+                    return try OtherWords.read(URL(fileURLWithPath: path))
+                } catch {
+                    throw fail(error.message)
+                }
+            }
             func number() throws -> Double {
                 guard let string = value.string, let number = Double(string) else { throw fail("expected a number") }
                 return number
@@ -133,14 +144,8 @@ public struct HarkConfigFile: Sendable, Equatable {
                     throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
                 config.requestDenoiseAbove = line
-            case "other_words":
-                let path = try text()
-                if ["never", "none"].contains(path) { config.otherWords = nil; break }
-                do {
-                    config.otherWords = try OtherWords.read(URL(fileURLWithPath: path))
-                } catch {
-                    throw fail(error.message)
-                }
+            case "other_words": config.otherWords = try wordListOrNever()
+            case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever() ?? []
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

@@ -32,6 +32,10 @@ public struct LiveSettings: Sendable, Equatable {
     /// The room level (dBFS) above which the wake word is listened for through noise
     /// suppression, nil never to (see `WakeWordSpotter.denoisingRoomLevel`).
     public var wakeDenoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
+    /// Common words a likely wake word is checked against (`WakeWordConfiguration.otherWords`):
+    /// nil for the installed list, models/other-words.txt, which `readWakeOtherWords(models:)`
+    /// reads; empty never to check.
+    public var wakeOtherWords: [String]?
     public var acknowledgement = Acknowledgement.chime
     /// Quiet (s) that ends what someone says.
     public var endSilence = 0.6
@@ -68,7 +72,15 @@ public struct LiveSettings: Sendable, Equatable {
         var configuration = WakeWordConfiguration(keyPhrase: wakePhrase, sensitivity: sensitivity)
         configuration.pronunciations = wakePronunciations
         configuration.denoisesAbove = wakeDenoisesAbove
+        configuration.otherWords = wakeOtherWords ?? []
         return configuration
+    }
+
+    /// Reads the installed list of other words (`HarkPaths.otherWords(in:)`) for the wake word
+    /// when the settings named none; without one installed, the wake word is not checked so.
+    public mutating func readWakeOtherWords(models: URL?) throws(RecognitionError) {
+        guard wakeOtherWords == nil else { return }
+        wakeOtherWords = try HarkPaths.otherWords(in: models).map { (url) throws(RecognitionError) in try OtherWords.read(url) } ?? []
     }
 
     /// Gives the wake phrase's words the dictionary lacks a pronunciation from the project's

@@ -202,7 +202,7 @@ struct Listen: AsyncParsableCommand {
         if let saveUtterances { settings.utteranceDirectory = URL(fileURLWithPath: saveUtterances) }
         if let whileSpeaking, let choice = LiveSettings.WhileSpeaking(rawValue: whileSpeaking) { settings.whileSpeaking = choice }
         if let problem = settings.problems().first { throw ValidationError(problem) }
-        try settings.pronounceWakePhrase()
+        try settings.prepareWakeWord()
         return settings
     }
 

@@ -215,13 +215,20 @@ func settingsFile(_ config: String?) throws -> HarkConfigFile {
 }
 
 extension LiveSettings {
-    /// Gives the wake phrase's words the dictionary lacks a pronunciation (the project's lexicon,
-    /// else espeak-ng), or refuses a phrase that cannot be pronounced.
-    mutating func pronounceWakePhrase() throws {
+    /// Makes the wake word ready to listen for: gives the phrase's words the dictionary lacks a
+    /// pronunciation (the project's lexicon, else espeak-ng), or refuses a phrase that cannot be
+    /// pronounced; and reads the installed other words unless the settings named a list.
+    mutating func prepareWakeWord() throws {
+        let models = HarkPaths.modelsDirectory()
         do {
-            try pronounceWakePhrase(models: HarkPaths.modelsDirectory())
+            try pronounceWakePhrase(models: models)
         } catch {
             throw ValidationError("the wake phrase \"\(wakePhrase)\" cannot be pronounced: \(error)")
+        }
+        do {
+            try readWakeOtherWords(models: models)
+        } catch {
+            throw ValidationError("the wake word's other words cannot be read: \(error.message)")
         }
     }
 }

@@ -74,6 +74,7 @@ struct Serve: AsyncParsableCommand {
             for problem in assistant.startupProblems { logger.warning("\(problem)") }
             var live = try HarkConfigFile.load().live
             try live.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
+            try live.readWakeOtherWords(models: HarkPaths.modelsDirectory())
             let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord,
                                                 roomsWindow: roomsWindow)
             let server = try await WyomingServer.bind(endpoint, serving: hark, logger: logger)

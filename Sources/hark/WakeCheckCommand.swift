@@ -42,7 +42,7 @@ struct WakeCheck: AsyncParsableCommand {
         var settings = try settingsFile(config).live
         if !phrase.isEmpty { settings.wakePhrase = phrase.joined(separator: " ").lowercased() }
         if let sensitivity { settings.sensitivity = sensitivity }
-        try settings.pronounceWakePhrase()
+        try settings.prepareWakeWord()
         do {
             let bar = ProgressBar(label: "ordinary speech, sentences")
             let result = try await WakePhraseCheck(configuration: settings.wakeWord).run { done, total in

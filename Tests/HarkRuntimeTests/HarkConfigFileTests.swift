@@ -43,10 +43,28 @@ struct HarkConfigFileTests {
                 == OtherWords.read(URL(fileURLWithPath: list)))
         #expect(try HarkConfigFile.parse("other_words: never", file: "hark.yaml").otherWords == nil)
         #expect(HarkConfigFile().otherWords == nil)
+        #expect(try HarkConfigFile.parse("wake_other_words: \(list)", file: "hark.yaml").live.wakeOtherWords
+                == OtherWords.read(URL(fileURLWithPath: list)))
+        #expect(try HarkConfigFile.parse("wake_other_words: never", file: "hark.yaml").live.wakeOtherWords == [])
+        #expect(HarkConfigFile().live.wakeOtherWords == nil)
         #expect(LiveSettings().wakeWord.denoisesAbove == WakeWordSpotter.denoisingRoomLevel)
         #expect(config.live.whileSpeaking == .gate && LiveSettings().whileSpeaking == .listen)
         #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
         #expect(config.live.echoTail == 0.3 && config.live.earlyEndSilence == 0.3)
+    }
+
+    @Test func theWakeWordIsCheckedAgainstTheInstalledOtherWordsUnlessToldNever() throws {
+        let models = Fixtures.root.appendingPathComponent("models")
+        let installed = try OtherWords.read(models.appendingPathComponent("other-words.txt"))
+        var settings = LiveSettings()
+        try settings.readWakeOtherWords(models: models)
+        #expect(settings.wakeWord.otherWords == installed)
+        var never = try HarkConfigFile.parse("wake_other_words: never", file: "hark.yaml").live
+        try never.readWakeOtherWords(models: models)
+        #expect(never.wakeWord.otherWords.isEmpty)
+        var uninstalled = LiveSettings()
+        try uninstalled.readWakeOtherWords(models: try temporaryDirectory())
+        #expect(uninstalled.wakeWord.otherWords.isEmpty)
     }
 
     @Test func anEmptyFileMeansTheDefaults() throws {
@@ -75,6 +93,8 @@ struct HarkConfigFileTests {
         #expect(problem("request_denoise_above: loud")?.reason == "request_denoise_above: expected a room level in dBFS, or never")
         #expect(problem("other_words: /nonexistent/words.txt")?.reason
                 .hasPrefix("other_words: cannot read the list of other words /nonexistent/words.txt") == true)
+        #expect(problem("wake_other_words: /nonexistent/words.txt")?.reason
+                .hasPrefix("wake_other_words: cannot read the list of other words /nonexistent/words.txt") == true)
         #expect(problem("acknowledgement: bell")?.reason.contains("chime, speech, none") == true)
         #expect(problem("while_speaking: mute")?.reason.contains("listen, gate") == true)
         #expect(problem("rate: fast")?.reason.contains("words per minute") == true)
