@@ -25,6 +25,9 @@ public struct AssistantConfiguration: Sendable {
     /// Where apps' program handlers may keep data (HARK_APP_DATA is a folder per app under it).
     public var dataDirectory: URL
     public var wakePhrase: String
+    /// Whether the recogniser searches the installed common words (models/other-words.txt,
+    /// `RecognizerConfiguration.otherWords`) when `recognizer` names none: false never to.
+    public var readsInstalledOtherWords = true
     /// The time replies are given against ("It's 9:30 AM."); tests fix it.
     public var clock: @Sendable () -> Date = { Date() }
     /// The shortcuts database (personal shortcuts, donations, automations); nil for none.
@@ -51,6 +54,18 @@ public struct AssistantConfiguration: Sendable {
         if self.recognizer.acousticTransform == nil {
             self.recognizer.acousticTransform = HarkPaths.acousticTransform(in: modelsDirectory)
         }
+    }
+}
+
+extension AssistantConfiguration {
+    /// `recognizer` as the assistant listens with it: with the installed list of other words
+    /// read when it names none (and `readsInstalledOtherWords`).
+    public func recognizerConfiguration() throws(RecognitionError) -> RecognizerConfiguration {
+        var configuration = recognizer
+        if configuration.otherWords.isEmpty, readsInstalledOtherWords, let list = HarkPaths.otherWords(in: modelsDirectory) {
+            configuration.otherWords = try OtherWords.read(list)
+        }
+        return configuration
     }
 }
 
@@ -84,7 +99,7 @@ public final class Assistant: Sendable {
         }
         let given = catalog.apps.flatMap(\.vocabulary).compactMap { term in term.pronunciation.map { (term.word, $0) } }
         let (expectation, _) = await conversation.expectation()
-        try await recognition.prepare(configuration.recognizer, grammar: expectation.grammar, pronounce: pronounce,
+        try await recognition.prepare(try configuration.recognizerConfiguration(), grammar: expectation.grammar, pronounce: pronounce,
                                       pronunciations: given)
         // Names are said as they are heard: what an app or the lexicon spells out for listening
         // is what espeak-ng says.

@@ -22,7 +22,7 @@ public struct HarkConfigFile: Sendable, Equatable {
     public var requestDenoiseAbove: Double?
     /// `other_words`: the words of the list it names, for the recogniser's
     /// `RecognizerConfiguration.otherWords` (read when the file is, so a bad list is refused with
-    /// the key named); nil: never.
+    /// the key named); empty for never; nil when the file does not say (the installed list).
     public var otherWords: [String]?
     public var live = LiveSettings()
     /// The file the settings came from; nil when none was found.
@@ -40,7 +40,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
         ("wake_other_words", "a list of common words a likely wake word is checked against, so that speech they explain better does not wake Hark, or never (default: the installed models/other-words.txt)"),
-        ("other_words", "a list of common words (e.g. the installed models/other-words.txt) searched beside a one-word phrase heard in a quiet room, so that other speech is not taken for it, or never (default: never)"),
+        ("other_words", "a list of common words searched beside a one-word phrase heard in a quiet room, so that other speech is not taken for it, or never (default: the installed models/other-words.txt)"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
         ("early_end_silence", "seconds of pause that end a finished phrase nothing continues (default: \(LiveSettings().earlyEndSilence))"),
@@ -144,7 +144,7 @@ public struct HarkConfigFile: Sendable, Equatable {
                     throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
                 config.requestDenoiseAbove = line
-            case "other_words": config.otherWords = try wordListOrNever()
+            case "other_words": config.otherWords = try wordListOrNever() ?? []
             case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever() ?? []
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()

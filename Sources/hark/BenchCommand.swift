@@ -78,7 +78,7 @@ struct Bench: AsyncParsableCommand {
             report.acousticModel = AcousticTransform.modelDescription(configuration.recognizer.acousticTransform)
             report.noiseFloor = configuration.recognizer.noiseFloor
             report.denoisesAbove = configuration.recognizer.denoisesAbove
-            let recognizer = configuration.recognizer
+            let recognizer = try configuration.recognizerConfiguration()
             report.otherWords = recognizer.otherWords.isEmpty ? "" : "\(recognizer.otherWords.count) beside \(recognizer.otherWordsScope)"
             report.measureAsking(band: configuration.recognizer.askBand)
             bar.finish()

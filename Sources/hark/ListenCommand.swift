@@ -182,7 +182,10 @@ struct Listen: AsyncParsableCommand {
         // --request-denoise-above wins over the settings file's request_denoise_above.
         if recognizer.requestDenoiseAbove == nil { configuration.recognizer.denoisesAbove = file.requestDenoiseAbove }
         // --other-words wins over the settings file's other_words.
-        if recognizer.otherWords == nil, let words = file.otherWords { configuration.recognizer.otherWords = words }
+        if recognizer.otherWords == nil, let words = file.otherWords {
+            configuration.recognizer.otherWords = words
+            configuration.readsInstalledOtherWords = !words.isEmpty
+        }
         configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
         configuration.wakePhrase = settings.wakePhrase
         configuration.database = database.url

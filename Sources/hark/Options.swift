@@ -85,7 +85,7 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "dBFS|none"))
     var requestDenoiseAbove: String?
 
-    @Option(help: ArgumentHelp("Search these common words (one a line, as models/other-words.txt lists them) beside the grammar for \(RecognizerConfiguration().otherWordsScope) (a quiet room): speech they explain better is rejected, and a phrase that beats them is judged \(String(format: "%g", Confidence.otherWordsAllowance)) more leniently. \"none\" (the default) never does.",
+    @Option(help: ArgumentHelp("Search these common words (one a line) beside the grammar for \(RecognizerConfiguration().otherWordsScope) (a quiet room): speech they explain better is rejected, and a phrase that beats them is judged \(String(format: "%g", Confidence.otherWordsAllowance)) more leniently. Without it, the installed models/other-words.txt; \"none\" never searches any.",
                                valueName: "file|none"))
     var otherWords: String?
 
@@ -198,6 +198,7 @@ func assistantConfiguration(apps: AppsOptions, recognizer: RecognizerOptions? = 
         recognizer: recognizer?.configuration ?? RecognizerConfiguration(), voice: voice,
         inProcessHandlers: ExampleApps.handlers)
     recognizer?.chooseAdaptation(&configuration.recognizer)
+    if recognizer?.otherWords == "none" { configuration.readsInstalledOtherWords = false }
     configuration.ownerAppsDirectories = apps.ownerAppsDirectories()
     configuration.wakePhrase = try HarkConfigFile.load().live.wakePhrase
     return configuration

@@ -41,7 +41,7 @@ struct HarkConfigFileTests {
         let list = Fixtures.root.appendingPathComponent("models/other-words.txt").path
         #expect(try HarkConfigFile.parse("other_words: \(list)", file: "hark.yaml").otherWords
                 == OtherWords.read(URL(fileURLWithPath: list)))
-        #expect(try HarkConfigFile.parse("other_words: never", file: "hark.yaml").otherWords == nil)
+        #expect(try HarkConfigFile.parse("other_words: never", file: "hark.yaml").otherWords == [])
         #expect(HarkConfigFile().otherWords == nil)
         #expect(try HarkConfigFile.parse("wake_other_words: \(list)", file: "hark.yaml").live.wakeOtherWords
                 == OtherWords.read(URL(fileURLWithPath: list)))
@@ -65,6 +65,20 @@ struct HarkConfigFileTests {
         var uninstalled = LiveSettings()
         try uninstalled.readWakeOtherWords(models: try temporaryDirectory())
         #expect(uninstalled.wakeWord.otherWords.isEmpty)
+    }
+
+    @Test func theRecogniserSearchesTheInstalledOtherWordsUnlessToldNever() throws {
+        let models = Fixtures.root.appendingPathComponent("models")
+        let installed = try OtherWords.read(models.appendingPathComponent("other-words.txt"))
+        var configuration = AssistantConfiguration(appsDirectory: Fixtures.root.appendingPathComponent("apps"), modelsDirectory: models)
+        #expect(try configuration.recognizerConfiguration().otherWords == installed)
+        configuration.recognizer.otherWords = ["flooring"]
+        #expect(try configuration.recognizerConfiguration().otherWords == ["flooring"])
+        configuration.recognizer.otherWords = []
+        configuration.readsInstalledOtherWords = false
+        #expect(try configuration.recognizerConfiguration().otherWords.isEmpty)
+        let uninstalled = AssistantConfiguration(appsDirectory: Fixtures.root.appendingPathComponent("apps"), modelsDirectory: try temporaryDirectory())
+        #expect(try uninstalled.recognizerConfiguration().otherWords.isEmpty)
     }
 
     @Test func anEmptyFileMeansTheDefaults() throws {
