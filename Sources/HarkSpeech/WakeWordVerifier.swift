@@ -34,8 +34,8 @@ public struct WakeWordEvidence: Sendable, Equatable, Codable {
     /// How much better (per frame of the phrase, in `Confidence.marginScale` units) the phrase among common words
     /// explains the candidate's audio than the common words alone do (see
     /// `WakeWordVerifier.otherWordsGap`); nil when the check was not made. Below 0, words such as
-    /// "are this" fit better than the phrase. Not one of `vector`'s features: the spotter judges
-    /// it after the verifier's odds (`WakeWordOtherWords`).
+    /// "in the nature" fit better than "athena". Not one of `vector`'s features: the spotter
+    /// weighs it after the verifier's odds (`WakeWordSpotter.confidence(odds:otherWordsGap:)`).
     public var otherWordsGap: Double?
 
     /// The features in the order the verifier's weights are listed in.
@@ -152,9 +152,6 @@ final class WakeWordVerifier {
         self.phraseWords = phraseWords
         try decoder.installPhoneLoop(name: Self.loopSearch)
     }
-
-    /// Whether candidates of the phrase spelt `phones` can be checked against common words.
-    func checksOtherWords(phones: [String]) -> Bool { phraseWords[phones.joined(separator: " ")] != nil }
 
     static func word(for phone: String) -> String { "ph-" + phone.lowercased() }
     static func garbage(for phone: String) -> String { "gb-" + phone.lowercased() }
