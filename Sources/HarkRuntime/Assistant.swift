@@ -62,8 +62,8 @@ extension AssistantConfiguration {
     /// read when it names none (and `readsInstalledOtherWords`).
     public func recognizerConfiguration() throws(RecognitionError) -> RecognizerConfiguration {
         var configuration = recognizer
-        if configuration.otherWords.isEmpty, readsInstalledOtherWords, let list = HarkPaths.otherWords(in: modelsDirectory) {
-            configuration.otherWords = try OtherWords.read(list)
+        if configuration.otherWords.isEmpty, readsInstalledOtherWords {
+            configuration.otherWords = try HarkPaths.installedOtherWords(in: modelsDirectory)
         }
         return configuration
     }

@@ -1,4 +1,5 @@
 public import Foundation
+public import HarkSpeech
 
 /// Where Hark finds the bundled apps and the project's model additions:
 /// an environment variable, else beside the working directory, else beside
@@ -68,6 +69,12 @@ public enum HarkPaths {
         guard let file = models?.appendingPathComponent("other-words.txt"),
               FileManager.default.fileExists(atPath: file.path) else { return nil }
         return file
+    }
+
+    /// The words of the installed list of other words (`otherWords(in:)`); none when there is none.
+    public static func installedOtherWords(in models: URL?) throws(RecognitionError) -> [String] {
+        guard let list = otherWords(in: models) else { return [] }
+        return try OtherWords.read(list)
     }
 
     /// The running executable. Run as "hark" from PATH, the first argument names no folder, so

@@ -80,7 +80,7 @@ public struct LiveSettings: Sendable, Equatable {
     /// when the settings named none; without one installed, the wake word is not checked so.
     public mutating func readWakeOtherWords(models: URL?) throws(RecognitionError) {
         guard wakeOtherWords == nil else { return }
-        wakeOtherWords = try HarkPaths.otherWords(in: models).map { (url) throws(RecognitionError) in try OtherWords.read(url) } ?? []
+        wakeOtherWords = try HarkPaths.installedOtherWords(in: models)
     }
 
     /// Gives the wake phrase's words the dictionary lacks a pronunciation from the project's

@@ -106,8 +106,7 @@ struct BenchWake: ParsableCommand {
             if let otherWords {
                 benchmark.otherWords = try RecognizerOptions.otherWordsList(otherWords)
             } else {
-                benchmark.otherWords = try HarkPaths.otherWords(in: HarkPaths.modelsDirectory())
-                    .map { (url) throws(RecognitionError) in try OtherWords.read(url) } ?? []
+                benchmark.otherWords = try HarkPaths.installedOtherWords(in: HarkPaths.modelsDirectory())
             }
             let bar = ProgressBar(label: "audio")
             let report = try benchmark.run { progress in
