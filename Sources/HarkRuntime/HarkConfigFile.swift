@@ -110,10 +110,10 @@ public struct HarkConfigFile: Sendable, Equatable {
                 guard let level = value.string.flatMap(Double.init) else { throw fail("expected a room level in dBFS, or never") }
                 return level
             }
-            /// The words of the list a path names, or nil for "never" ("none").
-            func wordListOrNever() throws -> [String]? {
+            /// The words of the list a path names, or none for "never" ("none").
+            func wordListOrNever() throws -> [String] {
                 let path = try text()
-                if ["never", "none"].contains(path) { return nil }
+                if ["never", "none"].contains(path) { return [] }
                 do {
                     return try OtherWords.read(URL(fileURLWithPath: path))
                 } catch {
@@ -144,8 +144,8 @@ public struct HarkConfigFile: Sendable, Equatable {
                     throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
                 config.requestDenoiseAbove = line
-            case "other_words": config.otherWords = try wordListOrNever() ?? []
-            case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever() ?? []
+            case "other_words": config.otherWords = try wordListOrNever()
+            case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever()
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

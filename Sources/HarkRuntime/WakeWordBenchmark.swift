@@ -132,10 +132,16 @@ public struct WakeWordBenchmark: Sendable {
     }
 
     func spotter() throws -> WakeWordSpotter {
-        var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
+        var configuration = listening()
         configuration.otherPhrases = phrases.dropFirst().map(Self.words)
-        configuration.pronunciations = pronunciations
         configuration.reportsCandidates = true
+        return try WakeWordSpotter(configuration: configuration)
+    }
+
+    /// The spotter's settings as measured, listening for the first phrase.
+    func listening() -> WakeWordConfiguration {
+        var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
+        configuration.pronunciations = pronunciations
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
         configuration.noiseFloor = noiseFloor
@@ -143,7 +149,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.meanGate = meanGate
         configuration.denoisesAbove = denoisesAbove
         configuration.otherWords = otherWords
-        return try WakeWordSpotter(configuration: configuration)
+        return configuration
     }
 
     func run(_ stream: Stream, spotter: WakeWordSpotter) throws -> StreamOutcome {
@@ -286,16 +292,7 @@ public struct WakeWordBenchmark: Sendable {
     /// spotter, one thread, on the first ten minutes of test negatives and on a minute of faint noise.
     func measureCost(_ report: inout WakeWordBenchmarkReport) throws {
         let residentBefore = ProcessClock.residentMegabytes()
-        var configuration = WakeWordConfiguration(keyPhrase: Self.words(phrases[0]), sensitivity: sensitivity)
-        configuration.pronunciations = pronunciations
-        configuration.verifier = verifier
-        configuration.acousticTransform = acousticTransform
-        configuration.noiseFloor = noiseFloor
-        configuration.searchBeam = searchBeam
-        configuration.meanGate = meanGate
-        configuration.denoisesAbove = denoisesAbove
-        configuration.otherWords = otherWords
-        let spotter = try WakeWordSpotter(configuration: configuration)
+        let spotter = try WakeWordSpotter(configuration: listening())
         guard let file = report.negativeFiles.first(where: { $0.split == "test" }) else { return }
         let samples = try WAVFile.read(contentsOf: corpus.appendingPathComponent("negatives").appendingPathComponent(file.file)).pipelineSamples()
         let speech = Array(samples.prefix(600 * PipelineAudio.sampleRate))

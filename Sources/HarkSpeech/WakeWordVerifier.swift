@@ -140,10 +140,10 @@ final class WakeWordVerifier {
         var phraseWords: [String: String] = [:]
         var phraseEntries: [(word: String, phones: String)] = []
         if !otherWords.isEmpty {
-            for phones in phrases where phraseWords[phones.joined(separator: " ")] == nil {
+            for spelling in Set(phrases.map { $0.joined(separator: " ") }).sorted() {
                 let word = "wk-phrase-\(phraseWords.count)"
-                phraseWords[phones.joined(separator: " ")] = word
-                phraseEntries.append((word, phones.joined(separator: " ")))
+                phraseWords[spelling] = word
+                phraseEntries.append((word, spelling))
             }
         }
         decoder = try Decoder.make(entries: entries + otherWords + phraseEntries, modelDirectory: modelDirectory, logFile: logFile,
