@@ -9,7 +9,7 @@ the rhasspy-test layout ({"text", "intent": {"name"} or null, "slots"}) plus "vo
 spoke: the corpus and, where it is known, the speaker), "noise", "snr", and "split" ("tune"
 or "test": anything chosen on these recordings is chosen on "tune" and reported on "test",
 which are other speakers or, where speakers are not named, other recordings), and OUTDIR/apps: the bundled apps plus bench/real-apps (a keypad
-app whose phrase is a spoken digit).
+app whose phrase is a spoken digit, and a phone app whose phrase is a name).
 
 Recordings (all real people):
   must be understood
@@ -17,12 +17,14 @@ Recordings (all real people):
     * digits-fsdd: three recordings of each digit by each of six speakers, said as
       "<digit>" to the keypad app; jackson, nicolas and theo are "tune", george, lucas and
       yweweler "test";
+    * wake-mycroft/athena and wake-mycroft/amelia: every second recording, said as a name alone
+      to the phone app ("Who should I call?"): one-word requests by many people and microphones;
   must be rejected
     * read-ljspeech: every sixth sentence (one reader; tune);
     * wake-mycroft/not-wake-words: every phrase (many speakers);
     * wake-jarvis: every fourth recording (many speakers).
-    These two name no speaker: a recording whose name (a random UUID) starts with 0-7 is
-    "tune", with 8-f "test".
+    These, like the names, name no speaker: a recording whose name (a random UUID) starts with
+    0-7 is "tune", with 8-f "test".
 
 Conditions: clean, snr20, snr10, snr05, snr00 and snr20-click. Each recording is padded with
 0.4 s before and 0.4 s after (people pause around a request; the recogniser hears the room
@@ -130,6 +132,13 @@ def recordings(corpora):
     for wav in sorted(f for f in os.listdir(jarvis) if f.endswith(".wav"))[::4]:
         yield ("jarvis-" + wav[:-4][:13], os.path.join(jarvis, wav),
                {"text": None, "intent": None, "voice": "jarvis", "split": by_prefix(wav, "")})
+    # Last, so that the recordings above keep the noise and offset they had before these came.
+    for name, prefix in [("athena", "athena-en-"), ("amelia", "amelia-")]:
+        folder = os.path.join(corpora, "wake-mycroft", name)
+        for wav in sorted(f for f in os.listdir(folder) if f.endswith(".wav"))[::2]:
+            yield (f"name-{name}-" + wav[len(prefix):len(prefix) + 8], os.path.join(folder, wav),
+                   {"text": name, "intent": {"name": "CallContact"}, "slots": {"contact": name},
+                    "voice": "mycroft:" + name, "split": by_prefix(wav, prefix)})
 
 
 def main():
