@@ -58,6 +58,9 @@ public struct EchoBenchmark {
     /// How far the noise stays below the person's speech (dB): SNR as bench/make-wake-corpus.py
     /// defines it, the speech's power being the mean of its 20 ms frames within 30 dB of its loudest.
     public var noiseSNR = 10.0
+    /// Common words a likely wake word is checked against, as `hark listen` checks it
+    /// (`WakeWordConfiguration.otherWords`); none: not checked.
+    public var otherWords: [String] = []
 
     public init(recordings: [URL]) {
         self.recordings = recordings
@@ -67,7 +70,9 @@ public struct EchoBenchmark {
         let voice = try SpeechService(settings: VoiceSettings())
         let spoken = try await voice.speak(Self.reply).pipelineSamples()
         let echoOfReply = SimulatedRoom(delay: 592, gain: 1).heard(spoken)
-        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
+        var listening = WakeWordConfiguration(keyPhrase: "jarvis")
+        listening.otherWords = otherWords
+        let spotter = try WakeWordSpotter(configuration: listening)
         let echoPath = try EchoPath()
         var rows: [Row] = []
         for level in echoLevels {

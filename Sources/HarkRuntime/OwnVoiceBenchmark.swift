@@ -23,6 +23,9 @@ public struct OwnVoiceBenchmark {
     /// Minutes of replies of each kind.
     public var minutes: Double
     public var wakePhrase = "jarvis"
+    /// Common words a likely wake word is checked against, as `hark listen` checks it
+    /// (`WakeWordConfiguration.otherWords`); none: not checked.
+    public var otherWords: [String] = []
 
     public init(minutes: Double) {
         self.minutes = minutes
@@ -57,8 +60,10 @@ public struct OwnVoiceBenchmark {
     public func run(progress: (String) -> Void) async throws -> [Row] {
         let room = SimulatedRoom(delay: 592, gain: 1, reverberation: 0.1)
         // One spotter hears the replies as they come in, the other what the echo path leaves.
-        let raw = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: wakePhrase))
-        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: wakePhrase))
+        var listening = WakeWordConfiguration(keyPhrase: wakePhrase)
+        listening.otherWords = otherWords
+        let raw = try WakeWordSpotter(configuration: listening)
+        let spotter = try WakeWordSpotter(configuration: listening)
         let echo = try EchoPath()
         var hiss = NoiseFloor(level: -50, seed: 11)
         var rows: [Row] = []

@@ -14,9 +14,10 @@ struct BenchEcho: AsyncParsableCommand {
         and each recording of a person saying "jarvis" lands 3 s into it. Each is heard by the \
         wake-word spotter in a quiet room, over the echo, and over the echo after the canceller \
         (its delay estimated from the audio). Prints wakes found each way, the echo return loss \
-        enhancement, and how often Hark's own voice woke it. With --noise, household noise goes \
-        on throughout. make bench-echo runs it on the test recordings of make bench-wake's corpus, \
-        in a quiet room and with household noise at 10 dB.
+        enhancement, and how often Hark's own voice woke it. The spotter checks a likely wake \
+        word against the installed common words (models/other-words.txt), as hark listen does. \
+        With --noise, household noise goes on throughout. make bench-echo runs it on the test \
+        recordings of make bench-wake's corpus, in a quiet room and with household noise at 10 dB.
         """)
 
     @Argument(help: ArgumentHelp("Recordings of people saying \"jarvis\" (WAV files, or folders of them: a folder's test-* files when it has any).", valueName: "wav|dir"))
@@ -67,6 +68,14 @@ struct BenchEcho: AsyncParsableCommand {
             throw ValidationError("--noise: \(error)")
         }
         benchmark.noiseSNR = noiseSnr
+        // The wake word is checked against the installed common words, as hark listen checks it.
+        let otherWords: [String]
+        do {
+            otherWords = try HarkPaths.installedOtherWords(in: HarkPaths.modelsDirectory())
+        } catch {
+            throw fail(error)
+        }
+        benchmark.otherWords = otherWords
         if !noiseFiles.isEmpty {
             print("household noise at \(String(format: "%g", noiseSnr)) dB below the person: \(noiseFiles.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))")
         }
@@ -78,7 +87,9 @@ struct BenchEcho: AsyncParsableCommand {
                 print(EchoBenchmark.externalTable(rows, name: URL(fileURLWithPath: externalCanceller).lastPathComponent))
             }
             if ownVoiceMinutes > 0 {
-                let ownVoice = try await OwnVoiceBenchmark(minutes: ownVoiceMinutes).run { FileHandle.standardError.write(Data("\r\($0)   ".utf8)) }
+                var ownVoiceBenchmark = OwnVoiceBenchmark(minutes: ownVoiceMinutes)
+                ownVoiceBenchmark.otherWords = otherWords
+                let ownVoice = try await ownVoiceBenchmark.run { FileHandle.standardError.write(Data("\r\($0)   ".utf8)) }
                 printError("")
                 print(OwnVoiceBenchmark.table(ownVoice))
             }
