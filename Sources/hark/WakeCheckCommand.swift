@@ -11,9 +11,10 @@ struct WakeCheck: AsyncParsableCommand {
         The spotter listens, at the sensitivity `hark listen` would use, to about 16 minutes of \
         ordinary speech in which nobody says the phrase (talk at home, the news, the telephone, \
         said by espeak-ng at three pitches and speeds), then to the phrase said the same ways. \
-        Prints the false wakes, the near misses (candidates the verifier gave even odds or \
-        better: a quarter of an hour cannot show one false wake in ten hours, near misses can \
-        show a phrase that will wake it often) and a verdict; for the phrases make bench-wake \
+        Prints the false wakes, the near misses (candidates given even odds or better once \
+        checked against other words, as listening checks them: a quarter of an hour cannot \
+        show one false wake in ten hours, near misses can show a phrase that will wake it \
+        often) and a verdict; for the phrases make bench-wake \
         measures on real people's speech, that figure too. Takes about a minute.
 
         The phrase and the sensitivity come from the command line, else from the settings file \
