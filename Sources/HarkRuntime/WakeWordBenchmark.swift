@@ -37,6 +37,8 @@ public struct WakeWordBenchmark: Sendable {
     public var noiseFloor: Double? = NoiseFloor.standardLevel
     /// The keyword search's beam (`WakeWordConfiguration.searchBeam`).
     public var searchBeam = WakeWordSpotter.searchBeam
+    /// The search score below which candidates get no second look (`WakeWordConfiguration.proposalThreshold`).
+    public var proposalThreshold = WakeWordSpotter.proposalThreshold
     /// What the front end's cepstral mean learns from (`WakeWordConfiguration.meanGate`).
     public var meanGate = WakeWordSpotter.meanGate
     /// The room level above which the spotter hears through noise suppression (`WakeWordConfiguration.denoisesAbove`).
@@ -146,6 +148,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.acousticTransform = acousticTransform
         configuration.noiseFloor = noiseFloor
         configuration.searchBeam = searchBeam
+        configuration.proposalThreshold = proposalThreshold
         configuration.meanGate = meanGate
         configuration.denoisesAbove = denoisesAbove
         configuration.otherWords = otherWords
@@ -277,6 +280,7 @@ public struct WakeWordBenchmark: Sendable {
         report.noiseFloor = noiseFloor
         report.denoisesAbove = denoisesAbove
         report.otherWords = otherWords.count
+        report.proposalThreshold = proposalThreshold
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)
         report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)

@@ -1,4 +1,5 @@
 import Foundation
+import HarkSpeech
 
 /// The figures of a wake-word benchmark run (see `WakeWordBenchmark`), and the candidates
 /// behind them.
@@ -58,6 +59,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var denoisesAbove: Double?
     /// How many common words a likely candidate was checked against (`WakeWordConfiguration.otherWords`); 0 for none.
     public var otherWords = 0
+    /// The search score per frame from which a candidate got a second look (`WakeWordConfiguration.proposalThreshold`).
+    public var proposalThreshold = WakeWordSpotter.proposalThreshold
     public var positives: [WakeWordBenchmark.Positive] = []
     public var negatives: [WakeWordBenchmark.Candidate] = []
     public var negativeFiles: [NegativeFile] = []
@@ -154,6 +157,7 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         if !acousticModel.isEmpty { lines.append("acoustic model: \(acousticModel)") }
         lines.append("noise floor: " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before the spotter", $0) } ?? "none added"))
         lines.append("noise suppression: " + (denoisesAbove.map { String(format: "while the room is louder than %g dBFS", $0) } ?? "never"))
+        lines.append(String(format: "proposals: a second look at candidates whose search scores %g or more a frame", proposalThreshold))
         lines.append("other words: " + (otherWords > 0 ? "\(otherWords) common words checked against a likely wake word" : "none"))
         return lines.joined(separator: "\n")
     }

@@ -35,6 +35,9 @@ public struct WakeWordConfiguration: Sendable {
     /// How far (a likelihood ratio, pocketsphinx's -beam) a partial phrase may fall behind the
     /// best path in the search before it is given up; see `WakeWordSpotter.searchBeam`.
     public var searchBeam = WakeWordSpotter.searchBeam
+    /// The search score per frame below which a candidate is not given a second look; see
+    /// `WakeWordSpotter.proposalThreshold`. Needs the verifier.
+    public var proposalThreshold = WakeWordSpotter.proposalThreshold
     /// How far (dB) above the room's level a 100 ms piece of audio must be for the front end's
     /// cepstral mean to learn from it, or nil to learn from everything as pocketsphinx does; see
     /// `WakeWordSpotter.meanGate`.
@@ -180,6 +183,9 @@ public final class WakeWordSpotter {
         let started = Date()
         guard (0...1).contains(configuration.sensitivity) else {
             throw RecognitionError(.grammar, "wake-word sensitivity \(configuration.sensitivity) is outside 0…1")
+        }
+        guard configuration.proposalThreshold.isFinite else {
+            throw RecognitionError(.grammar, "the wake-word proposal threshold \(configuration.proposalThreshold) is not a number")
         }
         guard Self.isSearchBeam(configuration.searchBeam) else {
             throw RecognitionError(.grammar, "the wake-word search beam \(configuration.searchBeam) is not between 0 and 1 (e.g. 1e-100)")
@@ -546,7 +552,7 @@ public final class WakeWordSpotter {
                                               endSample: sample(atFrame: segment.endFrame + 1),
                                               score: score, evidence: nil, confidence: score, isAccepted: false)
             if let verifier, let spelling {
-                guard score >= Self.proposalThreshold else { continue }
+                guard score >= configuration.proposalThreshold else { continue }
                 let window = audio(from: detection.startSample - Self.windowBefore, to: detection.endSample + Self.windowAfter)
                 var evidence = try verifier.decoder.evidence(phones: spelling.phones, in: window, searchScore: score)
                 let odds = verifier.model.logOdds(evidence)
@@ -572,15 +578,16 @@ public final class WakeWordSpotter {
     /// word was heard over its reply. `audio` should span the detection with the verifier's
     /// margins (`verifierMargins`). The search never scored `audio`, so the verifier is told the
     /// lowest score a proposal can have: judged on the phrase's alignment alone (the detection's
-    /// own score would lend the person's clear phrase to whatever Hark said meanwhile). nil
-    /// without a verifier.
+    /// own score would lend the person's clear phrase to whatever Hark said meanwhile). The
+    /// check against other words is not made: it can only lower the odds, and here lower odds
+    /// would take Hark's own voice for the person. nil without a verifier.
     public func confidence(of detection: WakeWordDetection, in audio: [Int16]) throws(RecognitionError) -> Double? {
         guard let verifier else { return nil }
         var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         let heard = floor?.adding(to: audio[...]) ?? audio
         var best = -Double.infinity
         for spelling in spellings.values where spelling.phrase == detection.phrase {
-            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: heard, searchScore: Self.proposalThreshold)
+            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: heard, searchScore: configuration.proposalThreshold)
             best = max(best, verifier.model.logOdds(evidence))
         }
         return best

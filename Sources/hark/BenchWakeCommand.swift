@@ -46,6 +46,10 @@ struct BenchWake: ParsableCommand {
     var searchBeam = WakeWordSpotter.searchBeam
 
     @Option(parsing: .unconditional,
+            help: ArgumentHelp("Give a second look only to candidates whose search score per 10 ms frame (log10 of the phrase's likelihood over the phone loop's) is at least this; lower finds more real renderings and costs CPU.", valueName: "log10"))
+    var proposalThreshold = WakeWordSpotter.proposalThreshold
+
+    @Option(parsing: .unconditional,
             help: ArgumentHelp("How far (dB) above the room's level audio must be for the front end's cepstral mean to learn from it, or none to learn from everything (pocketsphinx's way).", valueName: "dB|none"))
     var meanGate = WakeWordSpotter.meanGate.map { String(format: "%g", $0) } ?? "none"
 
@@ -70,6 +74,7 @@ struct BenchWake: ParsableCommand {
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let otherWords { _ = try RecognizerOptions.otherWordsList(otherWords) }
+        guard proposalThreshold.isFinite else { throw ValidationError("--proposal-threshold \(proposalThreshold) is not a number") }
         guard WakeWordSpotter.isSearchBeam(searchBeam) else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
         if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
         _ = try noiseFloorLevel(noiseFloor)
@@ -101,6 +106,7 @@ struct BenchWake: ParsableCommand {
             benchmark.acousticTransform = acousticAdaptation.map { URL(fileURLWithPath: $0) }
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             benchmark.searchBeam = searchBeam
+            benchmark.proposalThreshold = proposalThreshold
             benchmark.meanGate = try meanGateLevel(meanGate)
             benchmark.denoisesAbove = try denoisingLevel(denoiseAbove)
             if let otherWords {

@@ -57,6 +57,7 @@ import Testing
         // It says how the spotter treated the room's noise.
         #expect(outcome.output.contains("noise suppression: while the room is louder than -55 dBFS"))
         #expect(figures["denoisesAbove"] as? Double == -55)
+        #expect(outcome.output.contains("proposals: a second look at candidates whose search scores -2 or more a frame"))
         // Progress is counted in audio (a stream of minutes weighs more than one of seconds), and
         // a log gets a line per cell of the bar, not one per stream.
         let bar = outcome.errors.split(separator: "\n").filter { $0.hasPrefix("audio [") }
@@ -131,6 +132,11 @@ import Testing
         }
         let unreadable = try CommandLineTests.hark(["bench-echo", recordings, "--noise", directory.appendingPathComponent("none.wav").path])
         #expect(unreadable.status != 0 && unreadable.errors.contains("--noise:"), "\(unreadable.errors)")
+    }
+
+    @Test func aProposalThresholdThatIsNoNumberIsRefused() throws {
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", "/nonexistent", "--proposal-threshold", "nan"])
+        #expect(outcome.status != 0 && outcome.errors.contains("--proposal-threshold nan is not a number"), "\(outcome.errors)")
     }
 
     @Test func aPhraseWithoutRecordingsIsRefused() throws {

@@ -390,6 +390,28 @@ import Testing
         #expect(candidates.allSatisfy { $0.score >= WakeWordSpotter.proposalThreshold })
     }
 
+    /// A lower proposal threshold gives more of real speech's candidates a second look, and
+    /// none below it; one that is no number is refused.
+    @Test func theProposalThresholdDecidesWhatIsLookedAtAgain() throws {
+        func candidates(proposingFrom threshold: Double) throws -> [WakeWordDetection] {
+            var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+            configuration.otherPhrases = ["athena", "amelia"]
+            configuration.reportsCandidates = true
+            configuration.proposalThreshold = threshold
+            return try WakeWordSpotterTests.spot(WakeWordSpotterTests.samples("real_speech"), with: WakeWordSpotter(configuration: configuration))
+        }
+        let usual = try candidates(proposingFrom: WakeWordSpotter.proposalThreshold)
+        let looser = try candidates(proposingFrom: -3)
+        #expect(looser.allSatisfy { $0.score >= -3 && $0.evidence != nil })
+        #expect(looser.contains { $0.score < WakeWordSpotter.proposalThreshold })
+        #expect(looser.count > usual.count, "\(looser.count) candidates from -3, \(usual.count) from the default")
+        for threshold in [Double.nan, .infinity] {
+            var configuration = WakeWordConfiguration()
+            configuration.proposalThreshold = threshold
+            #expect(throws: RecognitionError.self) { try WakeWordSpotter(configuration: configuration) }
+        }
+    }
+
     @Test func withoutAVerifierTheSearchScoreDecides() throws {
         var configuration = WakeWordConfiguration(keyPhrase: "jarvis", sensitivity: 1)
         configuration.verifier = nil
