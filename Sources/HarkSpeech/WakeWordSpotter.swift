@@ -577,17 +577,19 @@ public final class WakeWordSpotter {
     /// of the phrase's spellings): for checking what Hark itself was saying at the moment a wake
     /// word was heard over its reply. `audio` should span the detection with the verifier's
     /// margins (`verifierMargins`). The search never scored `audio`, so the verifier is told the
-    /// lowest score a proposal can have: judged on the phrase's alignment alone (the detection's
-    /// own score would lend the person's clear phrase to whatever Hark said meanwhile). The
-    /// check against other words is not made: it can only lower the odds, and here lower odds
-    /// would take Hark's own voice for the person. nil without a verifier.
+    /// lowest score a proposal has by default (`proposalThreshold`, whatever the configuration
+    /// proposes from: `EchoPath.ownVoiceOdds` was measured at it): judged on the phrase's
+    /// alignment alone (the detection's own score would lend the person's clear phrase to
+    /// whatever Hark said meanwhile). The check against other words is not made: it can only
+    /// lower the odds, and here lower odds would take Hark's own voice for the person. nil
+    /// without a verifier.
     public func confidence(of detection: WakeWordDetection, in audio: [Int16]) throws(RecognitionError) -> Double? {
         guard let verifier else { return nil }
         var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         let heard = floor?.adding(to: audio[...]) ?? audio
         var best = -Double.infinity
         for spelling in spellings.values where spelling.phrase == detection.phrase {
-            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: heard, searchScore: configuration.proposalThreshold)
+            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: heard, searchScore: Self.proposalThreshold)
             best = max(best, verifier.model.logOdds(evidence))
         }
         return best
