@@ -61,8 +61,9 @@ public struct RecognizerConfiguration: Sendable {
     public var denoisesAbove: Double?
     /// Common words (`OtherWords`, e.g. the project's models/other-words.txt) searched beside the
     /// grammar when a phrase of at most `otherWordsUpTo` words was heard in a quiet room (the
-    /// utterance's `SignalToNoise` estimate at least `otherWordsQuietAbove` dB): a second grammar
-    /// search, with the loop, decides. If other words explain the audio best, the utterance is
+    /// utterance's `SignalToNoise` estimate at least `otherWordsQuietAbove` dB) with a margin at
+    /// which the search could change the verdict (`Confidence.otherWordsCouldDecide`): a second
+    /// grammar search, with the loop, decides. If other words explain the audio best, the utterance is
     /// rejected as such; if a phrase still wins, it is judged `Confidence.otherWordsAllowance`
     /// more leniently. Empty: never (an assistant reads the installed list, models/other-words.txt,
     /// unless told not to: `AssistantConfiguration.readsInstalledOtherWords`). See README.md for
@@ -77,6 +78,11 @@ public struct RecognizerConfiguration: Sendable {
     public var otherWords: [String] = []
     public var otherWordsUpTo = 1
     public var otherWordsQuietAbove = 15.0
+    /// The threshold the search beside other words is judged worth its cost at
+    /// (`Confidence.otherWordsCouldDecide`), when that is not `rejectionMargin`: a benchmark
+    /// decodes with no threshold, to judge every threshold from one decoding, and sets here the
+    /// one its figures are given at. Nil: `rejectionMargin`.
+    public var otherWordsJudgedAt: Double? = nil
     /// "one-word phrases heard at 15 dB SNR or more": where the other words are searched.
     public var otherWordsScope: String {
         (otherWordsUpTo == 1 ? "one-word phrases" : "phrases of at most \(otherWordsUpTo) words")
@@ -467,11 +473,8 @@ public final class Recognizer {
     }
 
     /// Decodes with `grammar`'s search; when it finds no complete path, again with its second
-    /// search: some voices get one only when silence between words is all but ruled out. When
-    /// `mayCheckOtherWords` and the phrase is short enough, the search with other words beside
-    /// the grammar decides instead (see `RecognizerConfiguration.otherWords`).
-    private func decodeGrammar(_ cepstra: Cepstra, _ grammar: InstalledGrammar,
-                               mayCheckOtherWords: Bool) throws(RecognitionError) -> GrammarHearing {
+    /// search: some voices get one only when silence between words is all but ruled out.
+    private func decodeGrammar(_ cepstra: Cepstra, _ grammar: InstalledGrammar) throws(RecognitionError) -> GrammarHearing {
         try decoder.activate(grammar.search)
         var heard = try decodeGrammarPath(cepstra)
         if heard.0.words.isEmpty && heard.0.frames > 0 {
@@ -480,15 +483,33 @@ public final class Recognizer {
             // Should this fail, the next utterance activates its search before decoding anyway.
             try decoder.activate(grammar.search)
         }
-        guard mayCheckOtherWords, var check = grammar.otherWordsCheck, !heard.0.words.isEmpty,
-              heard.0.words.count <= configuration.otherWordsUpTo else {
-            return GrammarHearing(hypothesis: heard.0, path: heard.1)
-        }
+        return GrammarHearing(hypothesis: heard.0, path: heard.1)
+    }
+
+    /// Decodes with the search that has other words beside `grammar` (see
+    /// `RecognizerConfiguration.otherWords`), or nil when the grammar has none.
+    private func decodeBesideOtherWords(_ cepstra: Cepstra, _ grammar: InstalledGrammar) throws(RecognitionError) -> GrammarHearing? {
+        guard var check = grammar.otherWordsCheck else { return nil }
         try activate(grammar.otherWordsSearch, of: &check)
         grammar.otherWordsCheck = check
         let checked = try decodeGrammarPath(cepstra)
         try decoder.activate(grammar.search)
         return GrammarHearing(hypothesis: checked.0, path: checked.1, checkedAgainstOtherWords: true)
+    }
+
+    /// Whether a phrase the grammar search heard is short enough, in a room quiet enough, for the
+    /// other words to be searched beside the grammar (`RecognizerConfiguration.otherWords`), and
+    /// whether that search could change the verdict on it (`Confidence.otherWordsCouldDecide`):
+    /// it is dear, and runs after the phone loop, whose margin tells.
+    private func needsOtherWordsCheck(_ heard: GrammarHearing, _ judged: Judgement, quiet: Bool) -> Bool {
+        guard quiet, !heard.hypothesis.words.isEmpty, heard.hypothesis.words.count <= configuration.otherWordsUpTo else {
+            return false
+        }
+        // Without the confidence pass there is no margin to tell by.
+        guard configuration.measuresConfidence else { return true }
+        let threshold = configuration.otherWordsJudgedAt ?? configuration.rejectionMargin
+        return Confidence.otherWordsCouldDecide(margin: judged.margin, threshold: threshold,
+                                                askMargin: threshold - configuration.askBand)
     }
 
     /// Makes `search` the active one, installing it first if it is still pending.
@@ -560,6 +581,55 @@ public final class Recognizer {
         return hiss.adding(to: samples[...])
     }
 
+    /// What the two passes say about one grammar search's path: its words (joined words split
+    /// again), the margin judged against the threshold, and what that margin is made of.
+    private struct Judgement {
+        var words: [String]
+        var utteranceMargin = 0.0
+        var wordFits: [WordFit] = []
+        var features: ConfidenceFeatures?
+        /// Where speech ended by the phone loop: a grammar search stretches its last word over
+        /// the silence after it, the phone loop does not.
+        var lastSoundFrame: Int?
+        var weakest: WordFit?
+        var noisePenalty = 0.0
+        var margin = 0.0
+    }
+
+    /// Judges `heard` against the phone loop's outcome on the same audio (nil when confidence is
+    /// not measured).
+    private func judge(_ heard: GrammarHearing, loop: PhoneLoopPass.Outcome?, grammar: InstalledGrammar,
+                       signalToNoise: Double?) -> Judgement {
+        let hypothesis = heard.hypothesis
+        var judged = Judgement(words: hypothesis.words)
+        if let loop, !hypothesis.words.isEmpty, hypothesis.frames > 0 {
+            judged.lastSoundFrame = Decoder.lastSoundEndFrame(of: loop.segments)
+            if loop.hypothesis.score.isFinite {
+                judged.utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.hypothesis.score) / Double(hypothesis.frames)
+                let loopScores = PhoneLoopScores(loop.segments, naturalLog: decoder.naturalLog)
+                judged.wordFits = WordFit.fits(grammarPath: heard.path, loop: loopScores, naturalLog: decoder.naturalLog)
+                judged.features = ConfidenceFeatures.measure(grammarPath: heard.path, phoneLoop: loop.segments, loop: loopScores,
+                                                             frames: hypothesis.frames, naturalLog: decoder.naturalLog,
+                                                             phoneCount: { self.decoder.pronunciation(of: $0)?.split(separator: " ").count })
+            }
+        }
+        if !grammar.joinedWords.isEmpty {
+            judged.words = judged.words.flatMap { word in
+                grammar.joinedWords.contains(word) ? word.split(separator: Self.joiner).map(String.init) : [word]
+            }
+            for index in judged.wordFits.indices where grammar.joinedWords.contains(judged.wordFits[index].word) {
+                judged.wordFits[index].word = judged.wordFits[index].word.split(separator: Self.joiner).joined(separator: " ")
+            }
+        }
+        judged.weakest = WordFit.weakest(of: judged.wordFits)
+        judged.features?.signalToNoise = signalToNoise
+        judged.features?.checkedAgainstOtherWords = heard.checkedAgainstOtherWords
+        judged.noisePenalty = Confidence.noisePenalty(signalToNoise: signalToNoise)
+        judged.margin = Confidence.margin(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest)
+            - judged.noisePenalty + Confidence.allowance(features: judged.features)
+        return judged
+    }
+
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use. `room`
     /// names where it was heard (a satellite's room; nil for this device's own microphone and
     /// for clients that name none): each room's background is learnt from its own utterances.
@@ -574,75 +644,48 @@ public final class Recognizer {
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
         let cepstra = try self.cepstra(of: samples, heardIn: room)
         // The phone loop decodes the same features on its own thread meanwhile.
-        let (heard, loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in
-            try decodeGrammar(cepstra, grammar, mayCheckOtherWords: quiet)
+        let (firstHeard, loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in
+            try decodeGrammar(cepstra, grammar)
         }
-        var hypothesis = heard.hypothesis
-        let grammarPath = heard.path
-        let otherWordsHeard = heard.checkedAgainstOtherWords && hypothesis.words.contains { grammar.otherWords.contains($0) }
-
-        var utteranceMargin = 0.0
-        var wordFits: [WordFit] = []
-        var features: ConfidenceFeatures?
-        // Where speech ended: a grammar search stretches its last word over the silence after
-        // it, the phone loop does not.
-        var lastSoundFrame: Int?
-        if let loop, !hypothesis.words.isEmpty, hypothesis.frames > 0 {
-            lastSoundFrame = Decoder.lastSoundEndFrame(of: loop.segments)
-            if loop.hypothesis.score.isFinite {
-                utteranceMargin = Confidence.marginScale * (hypothesis.score - loop.hypothesis.score) / Double(hypothesis.frames)
-                let loopScores = PhoneLoopScores(loop.segments, naturalLog: decoder.naturalLog)
-                wordFits = WordFit.fits(grammarPath: grammarPath, loop: loopScores, naturalLog: decoder.naturalLog)
-                features = ConfidenceFeatures.measure(grammarPath: grammarPath, phoneLoop: loop.segments, loop: loopScores,
-                                                      frames: hypothesis.frames, naturalLog: decoder.naturalLog,
-                                                      phoneCount: { self.decoder.pronunciation(of: $0)?.split(separator: " ").count })
-            }
+        var heard = firstHeard
+        var judged = judge(heard, loop: loop, grammar: grammar, signalToNoise: signalToNoise)
+        if needsOtherWordsCheck(heard, judged, quiet: quiet), let checked = try decodeBesideOtherWords(cepstra, grammar) {
+            heard = checked
+            judged = judge(heard, loop: loop, grammar: grammar, signalToNoise: signalToNoise)
         }
-        if !grammar.joinedWords.isEmpty {
-            hypothesis.words = hypothesis.words.flatMap { word in
-                grammar.joinedWords.contains(word) ? word.split(separator: Self.joiner).map(String.init) : [word]
-            }
-            for index in wordFits.indices where grammar.joinedWords.contains(wordFits[index].word) {
-                wordFits[index].word = wordFits[index].word.split(separator: Self.joiner).joined(separator: " ")
-            }
-        }
-        let weakest = WordFit.weakest(of: wordFits)
-        features?.signalToNoise = signalToNoise
-        features?.checkedAgainstOtherWords = heard.checkedAgainstOtherWords
-        let noisePenalty = Confidence.noisePenalty(signalToNoise: signalToNoise)
-        let margin = Confidence.margin(features: features, utterance: utteranceMargin, weakest: weakest) - noisePenalty
-            + Confidence.allowance(features: features)
+        let otherWordsHeard = heard.checkedAgainstOtherWords && heard.hypothesis.words.contains { grammar.otherWords.contains($0) }
+        let words = judged.words, frames = heard.hypothesis.frames, margin = judged.margin
         let elapsed = Date().timeIntervalSince(started)
 
-        let interpretation = graph.interpret(hypothesis.words)
+        let interpretation = graph.interpret(words)
         var rejection: String?
         // Rejected only for want of confidence, and not by much: worth asking about.
         var isGuess = false
-        if hypothesis.words.isEmpty {
+        if words.isEmpty {
             rejection = "nothing in the grammar matched"
         } else if otherWordsHeard {
-            rejection = "other words fit better (\"\(hypothesis.words.joined(separator: " "))\")"
+            rejection = "other words fit better (\"\(words.joined(separator: " "))\")"
         } else if configuration.measuresConfidence, margin < configuration.rejectionMargin {
-            rejection = "too unsure (\(Confidence.describe(features: features, utterance: utteranceMargin, weakest: weakest, noisePenalty: noisePenalty, signalToNoise: signalToNoise)) < \(configuration.rejectionMargin))"
+            rejection = "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise)) < \(configuration.rejectionMargin))"
             isGuess = interpretation != nil && margin >= configuration.askMargin
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }
         let isRejected = rejection != nil
         return Recognition(
-            words: isRejected ? [] : hypothesis.words,
+            words: isRejected ? [] : words,
             isRejected: isRejected,
-            confidence: hypothesis.words.isEmpty ? 0 : Confidence.from(margin: margin, threshold: configuration.rejectionMargin),
+            confidence: words.isEmpty ? 0 : Confidence.from(margin: margin, threshold: configuration.rejectionMargin),
             rejection: rejection,
             margin: margin,
             interpretation: isRejected ? nil : interpretation,
-            frames: hypothesis.frames,
+            frames: frames,
             decodeSeconds: elapsed,
-            framesAfterLastWord: isRejected ? nil : lastSoundFrame.map { hypothesis.frames - 1 - $0 },
-            utteranceMargin: utteranceMargin,
-            wordFits: wordFits,
-            features: features,
-            guess: isGuess ? hypothesis.words : [])
+            framesAfterLastWord: isRejected ? nil : judged.lastSoundFrame.map { frames - 1 - $0 },
+            utteranceMargin: judged.utteranceMargin,
+            wordFits: judged.wordFits,
+            features: judged.features,
+            guess: isGuess ? words : [])
     }
 }
 
@@ -769,6 +812,34 @@ public enum Confidence {
     /// `otherWordsAllowance` where the phrase beat the other words, else 0.
     public static func allowance(features: ConfidenceFeatures?) -> Double {
         features?.checkedAgainstOtherWords == true ? otherWordsAllowance : 0
+    }
+
+    /// How far above the threshold a short phrase's margin, before any allowance, says the other
+    /// words need not be searched: free phones already fit it nearly as well as anything could,
+    /// and other words are no more than free phones. The search is dear: run on every short
+    /// request, it added 44 % to the CPU of make bench-real's quiet room, and put the whole
+    /// benchmark at 0.0503 of a core a second of audio, over the 0.05 budget. On the tune half of
+    /// make bench-real, with and without the search in one run each, skipping it from a clearance
+    /// of 1.03 changed no verdict, from 0.78 down to 0.33 two (one "four" said in two conditions,
+    /// which the search had thrown away as "phone": now accepted), and from 0.28 (a margin of -1.5)
+    /// two more let through that must be rejected. 0.5 leaves room: on the test half it changed no
+    /// verdict while skipping 394 of the 879 searches (at 0.45 and below, one more false
+    /// acceptance there).
+    public static let otherWordsClearance = 0.5
+
+    /// How far below the lowest margin asked about a short phrase's margin, less the allowance it
+    /// could gain, says the search could not lift it into the ask band whatever it found. A path
+    /// through the grammar scores no better beside other words than alone (their senones only
+    /// raise the best score each frame is measured from); on the 1,786 utterances `make
+    /// bench-real` searched, the margin rose by the allowance at most. 0.25 is to spare.
+    public static let otherWordsHopeless = 0.25
+
+    /// Whether the search with other words beside the grammar could change the verdict on a
+    /// short phrase whose margin without it is `margin`: not when the phrase clears `threshold`
+    /// by `otherWordsClearance` anyway, nor when even the allowance would leave it below
+    /// `askMargin` (rejected without a question either way).
+    public static func otherWordsCouldDecide(margin: Double, threshold: Double, askMargin: Double) -> Bool {
+        margin < threshold + otherWordsClearance && margin >= askMargin - otherWordsAllowance - otherWordsHopeless
     }
 
     /// The speech besides the phrase on the margin's scale beyond `speechBesidesAllowed` frames:

@@ -58,6 +58,24 @@ import Testing
         #expect(beside == ["the", "tea"])
     }
 
+    /// The search beside other words is worth its cost only between a margin that clears the
+    /// threshold anyway and one the allowance could not lift into the ask band.
+    @Test func theOtherWordsAreSearchedOnlyWhereTheyCouldChangeTheVerdict() {
+        let threshold = -1.78, askMargin = -2.09
+        func decides(_ margin: Double) -> Bool {
+            Confidence.otherWordsCouldDecide(margin: margin, threshold: threshold, askMargin: askMargin)
+        }
+        let clear = threshold + Confidence.otherWordsClearance
+        #expect(!decides(clear) && !decides(0))
+        #expect(decides(clear - 0.01) && decides(threshold) && decides(askMargin))
+        let hopeless = askMargin - Confidence.otherWordsAllowance - Confidence.otherWordsHopeless
+        #expect(decides(hopeless))
+        #expect(!decides(hopeless - 0.01) && !decides(-10))
+        // The window follows a stricter threshold and a wider ask band.
+        #expect(Confidence.otherWordsCouldDecide(margin: clear, threshold: -1.0, askMargin: -1.5))
+        #expect(Confidence.otherWordsCouldDecide(margin: hopeless - 0.01, threshold: threshold, askMargin: -3))
+    }
+
     @Test func theLoopIsEnteredFromTheStartAndLeftForTheEnd() {
         let arcs = OtherWords.loopArcs(words: ["the", "of"], start: 0, final: 5, firstFreeState: 6)
         #expect(arcs.count == 5)
@@ -106,21 +124,38 @@ import Testing
         #expect((checked.rejection ?? "").hasPrefix("other words fit better (\""), "\(checked.rejection ?? checked.text)")
     }
 
-    /// Real digits by two speakers the choices were not made on (audio-fixtures/digits): they beat
-    /// every other word, and are judged with the allowance.
-    @Test(arguments: ["digits/digit-george-9-34", "digits/digit-yweweler-4-17"])
-    func aRealDigitStillBeatsTheOtherWords(_ fixture: String) throws {
+    static func digit(_ fixture: String) throws -> (said: String, samples: [Int16]) {
         let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.audio("\(fixture).json"))) as? [String: Any]
-        let said = try #require(sidecar?["text"] as? String)
-        let samples = try RecognizerTests.samples("\(fixture).wav")
+        return (try #require(sidecar?["text"] as? String), try RecognizerTests.samples("\(fixture).wav"))
+    }
+
+    /// Real digits by speakers the choices were not made on (audio-fixtures/digits) that the
+    /// grammar alone hears right but too unsure to accept: beside the other words they still win,
+    /// and are judged with the allowance.
+    @Test(arguments: ["digits/digit-lucas-4-17", "digits/digit-yweweler-4-34"])
+    func aRealDigitStillBeatsTheOtherWords(_ fixture: String) throws {
+        let (said, samples) = try Self.digit(fixture)
         let heard = try Self.recognizer(otherWords: true).recognize(samples)
         #expect(heard.text == said && !heard.isRejected, "\(heard.rejection ?? heard.text)")
         #expect(heard.features?.checkedAgainstOtherWords == true)
-        // Above the line the search beside other words never runs: the same digit, no allowance.
+        // Above the line the search beside other words never runs: too unsure, no allowance.
         let loud = try Self.recognizer(otherWords: true, quietAbove: 90).recognize(samples)
         #expect(loud.features?.checkedAgainstOtherWords == false)
-        #expect(loud.text == said)
-        #expect(heard.margin != loud.margin)
+        #expect(loud.isRejected && loud.guess == [said], "\(loud.rejection ?? loud.text) \(loud.margin)")
+        #expect(heard.margin > loud.margin)
+    }
+
+    /// Real digits the grammar alone hears clearly (audio-fixtures/digits): the other words could
+    /// not change the verdict, so they are not searched, and the margin is the grammar's own.
+    @Test(arguments: ["digits/digit-george-9-34", "digits/digit-yweweler-4-17"])
+    func aDigitHeardClearlyIsNotSearchedAgain(_ fixture: String) throws {
+        let (said, samples) = try Self.digit(fixture)
+        let heard = try Self.recognizer(otherWords: true).recognize(samples)
+        #expect(heard.text == said && !heard.isRejected, "\(heard.rejection ?? heard.text)")
+        #expect(heard.features?.checkedAgainstOtherWords == false)
+        let plain = try Self.recognizer(otherWords: false).recognize(samples)
+        #expect(heard.margin == plain.margin)
+        #expect(heard.margin >= RecognizerConfiguration().rejectionMargin + Confidence.otherWordsClearance)
     }
 
     /// A longer phrase is never checked: the loop would cost a second search for nothing.
