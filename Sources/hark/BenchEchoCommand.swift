@@ -15,7 +15,8 @@ struct BenchEcho: AsyncParsableCommand {
         wake-word spotter in a quiet room, over the echo, and over the echo after the canceller \
         (its delay estimated from the audio). Prints wakes found each way, the echo return loss \
         enhancement, and how often Hark's own voice woke it. The spotter checks a likely wake \
-        word against the installed common words (models/other-words.txt), as hark listen does. \
+        word against the installed common words (models/other-words.txt), as hark listen does \
+        (--other-words chooses another list, or none). \
         With --noise, household noise goes on throughout. make bench-echo runs it on the test \
         recordings of make bench-wake's corpus, in a quiet room and with household noise at 10 dB.
         """)
@@ -37,6 +38,13 @@ struct BenchEcho: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("How far the noise stays below the person's speech (dB; the speech's power is that of its 20 ms frames within 30 dB of its loudest).", valueName: "dB"))
     var noiseSnr = 10.0
+
+    @Option(help: ArgumentHelp("Check a likely wake word against these common words (one a line), or none not to. Without it, the installed models/other-words.txt, as hark listen does.", valueName: "file|none"))
+    var otherWords: String?
+
+    func validate() throws {
+        if let otherWords { _ = try RecognizerOptions.otherWordsList(otherWords) }
+    }
 
     func run() async throws {
         var files: [URL] = []
@@ -68,14 +76,21 @@ struct BenchEcho: AsyncParsableCommand {
             throw ValidationError("--noise: \(error)")
         }
         benchmark.noiseSNR = noiseSnr
-        // The wake word is checked against the installed common words, as hark listen checks it.
+        // Without --other-words, the wake word is checked against the installed common words, as
+        // hark listen checks it.
         let otherWords: [String]
-        do {
-            otherWords = try HarkPaths.installedOtherWords(in: HarkPaths.modelsDirectory())
-        } catch {
-            throw fail(error)
+        if let chosen = self.otherWords {
+            otherWords = try RecognizerOptions.otherWordsList(chosen)
+        } else {
+            do {
+                otherWords = try HarkPaths.installedOtherWords(in: HarkPaths.modelsDirectory())
+            } catch {
+                throw fail(error)
+            }
         }
         benchmark.otherWords = otherWords
+        print(otherWords.isEmpty ? "the wake word is not checked against other words"
+                                 : "the wake word is checked against \(otherWords.count) other words")
         if !noiseFiles.isEmpty {
             print("household noise at \(String(format: "%g", noiseSnr)) dB below the person: \(noiseFiles.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))")
         }

@@ -93,18 +93,27 @@ import Testing
     }
 
     /// `hark bench-echo` on the same real "jarvis": found in a quiet room, and the echo of Hark's
-    /// reply cut by the canceller at every level.
-    @Test func benchEchoPrintsWakesFoundEachWayAndTheEchoTakenOut() throws {
+    /// reply cut by the canceller at every level, with the wake word checked against the installed
+    /// other words and without.
+    @Test(arguments: [nil, "none"])
+    func benchEchoPrintsWakesFoundEachWayAndTheEchoTakenOut(_ otherWords: String?) throws {
         let corpus = try Self.corpus(in: try temporaryDirectory())
-        let outcome = try CommandLineTests.hark(["bench-echo", corpus.appendingPathComponent("positives/jarvis/clean").path])
+        let outcome = try CommandLineTests.hark(["bench-echo", corpus.appendingPathComponent("positives/jarvis/clean").path]
+                                                + (otherWords.map { ["--other-words", $0] } ?? []))
         #expect(outcome.status == 0, "\(outcome.errors)")
-        let rows = outcome.output.split(separator: "\n").dropFirst().map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let lines = outcome.output.split(separator: "\n")
+        #expect(lines.first == (otherWords == nil ? "the wake word is checked against 500 other words"
+                                                  : "the wake word is not checked against other words"), "\(outcome.output)")
+        let rows = lines.dropFirst(2).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
         #expect(rows.map { $0.first } == ["+0 dB", "-6 dB", "-12 dB"], "\(outcome.output)")
         for row in rows {
             #expect(row[1] == "1/1", "\(row)")
             let enhancement = Double(row[4].replacingOccurrences(of: " dB", with: "")) ?? 0
             #expect(enhancement > 5, "\(row)")
         }
+        guard otherWords == nil else { return }
+        let unreadable = try CommandLineTests.hark(["bench-echo", "/nonexistent/jarvis", "--other-words", "/nonexistent/words.txt"])
+        #expect(unreadable.status != 0 && unreadable.errors.contains("--other-words:"), "\(unreadable.errors)")
         let missing = try CommandLineTests.hark(["bench-echo", "/nonexistent/jarvis"])
         #expect(missing.status != 0 && missing.errors.contains("/nonexistent/jarvis does not exist"), "\(missing.errors)")
     }
@@ -123,8 +132,8 @@ import Testing
         let outcome = try CommandLineTests.hark(["bench-echo", recordings, "--noise", noise.path, "--noise-snr", "5"])
         #expect(outcome.status == 0, "\(outcome.errors)")
         let lines = outcome.output.split(separator: "\n")
-        #expect(lines.first == "household noise at 5 dB below the person: hiss.wav", "\(outcome.output)")
-        let rows = lines.dropFirst(2).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(lines.dropFirst().first == "household noise at 5 dB below the person: hiss.wav", "\(outcome.output)")
+        let rows = lines.dropFirst(3).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
         #expect(rows.map { $0.first } == ["+0 dB", "-6 dB", "-12 dB"], "\(outcome.output)")
         for row in rows {
             let enhancement = Double(row[4].replacingOccurrences(of: " dB", with: "")) ?? 99
