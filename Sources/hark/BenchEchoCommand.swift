@@ -79,14 +79,10 @@ struct BenchEcho: AsyncParsableCommand {
         // Without --other-words, the wake word is checked against the installed common words, as
         // hark listen checks it.
         let otherWords: [String]
-        if let chosen = self.otherWords {
-            otherWords = try RecognizerOptions.otherWordsList(chosen)
-        } else {
-            do {
-                otherWords = try HarkPaths.installedOtherWords(in: HarkPaths.modelsDirectory())
-            } catch {
-                throw fail(error)
-            }
+        do {
+            otherWords = try RecognizerOptions.otherWordsListOrInstalled(self.otherWords)
+        } catch {
+            throw fail(error)
         }
         benchmark.otherWords = otherWords
         print(otherWords.isEmpty ? "the wake word is not checked against other words"

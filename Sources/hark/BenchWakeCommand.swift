@@ -109,11 +109,7 @@ struct BenchWake: ParsableCommand {
             benchmark.proposalThreshold = proposalThreshold
             benchmark.meanGate = try meanGateLevel(meanGate)
             benchmark.denoisesAbove = try denoisingLevel(denoiseAbove)
-            if let otherWords {
-                benchmark.otherWords = try RecognizerOptions.otherWordsList(otherWords)
-            } else {
-                benchmark.otherWords = try HarkPaths.installedOtherWords(in: HarkPaths.modelsDirectory())
-            }
+            benchmark.otherWords = try RecognizerOptions.otherWordsListOrInstalled(otherWords)
             let bar = ProgressBar(label: "audio")
             let report = try benchmark.run { progress in
                 bar.show(fraction: progress.fraction, detail: progress.summary)

@@ -125,6 +125,13 @@ struct RecognizerOptions: ParsableArguments {
         }
     }
 
+    /// An optional --other-words value: the list it names (none for "none"), or without one the
+    /// installed models/other-words.txt, as hark listen reads it.
+    static func otherWordsListOrInstalled(_ text: String?) throws -> [String] {
+        guard let text else { return try HarkPaths.installedOtherWords(in: HarkPaths.modelsDirectory()) }
+        return try otherWordsList(text)
+    }
+
     /// A --request-denoise-above value: a room level in dBFS, or nil for "none".
     static func requestDenoisingLevel(_ text: String) throws -> Double? {
         try denoisingLevel(text, option: "--request-denoise-above", example: Recognizer.denoisingRoomLevel)
