@@ -155,6 +155,8 @@ public final class WakeWordSpotter {
     private static let searchName = "hark-wake"
     /// Each pronunciation the search listens for: the phrase it spells and its phones.
     private let spellings: [String: (phrase: String, phones: [String])]
+    /// The forced alignment `alignedPhrase` uses, made the first time it is asked for.
+    private var aligner: WakeWordVerifier?
     /// Samples the search's frame numbers do not count: those skipped with `reset(skipping:)`,
     /// and after `startAfresh()` every sample before it (a new stream numbers frames from 0).
     private var samplesSkipped = 0
@@ -593,6 +595,40 @@ public final class WakeWordSpotter {
             best = max(best, verifier.model.logOdds(evidence))
         }
         return best
+    }
+
+    /// Where a wake phrase lies in `audio` (samples, from its first phone's start to its last
+    /// phone's end), as a forced alignment puts it: each spelling of each phrase is aligned
+    /// between free phones, as the verifier aligns a candidate, and the best-scoring alignment
+    /// wins. For measuring how soon something follows the phrase's end, from the phrase's own
+    /// phones rather than the recording's last sound (which can be a breath or a click after
+    /// it). Assumes `audio` holds a phrase: an alignment is forced. nil without a verifier, or
+    /// when no spelling could be aligned.
+    public func alignedPhrase(in audio: [Int16]) throws(RecognitionError) -> Range<Int>? {
+        guard verifier != nil else { return nil }
+        // The verifier's own decoder drops silence before it decodes (pocketsphinx's default),
+        // which moves every frame after a pause; this one numbers frames as the audio runs.
+        let aligner: WakeWordVerifier
+        if let made = self.aligner {
+            aligner = made
+        } else {
+            let adaptation = try Recognizer.adaptationArguments(configuration.acousticTransform)
+            aligner = try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
+                                           extraArguments: ["-remove_silence", "no"] + adaptation)
+            self.aligner = aligner
+        }
+        var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
+        let heard = floor?.adding(to: audio[...]) ?? audio
+        var best: (frames: ClosedRange<Int>, score: Double)?
+        for spelling in spellings.values.sorted(by: { $0.phones.lexicographicallyPrecedes($1.phones) }) {
+            try aligner.startStream()
+            if let aligned = try aligner.phraseFrames(phones: spelling.phones, in: heard),
+               aligned.score > (best?.score ?? -.infinity) {
+                best = aligned
+            }
+        }
+        guard let frames = best?.frames else { return nil }
+        return frames.lowerBound * Self.frameSamples..<min((frames.upperBound + 1) * Self.frameSamples, audio.count)
     }
 
     /// Samples the verifier hears before a candidate's start and after its end.

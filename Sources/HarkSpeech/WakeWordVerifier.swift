@@ -211,6 +211,18 @@ final class WakeWordVerifier {
                                 leadingSilence: before.isEmpty ? 0 : Double(quiet) / Double(before.count))
     }
 
+    /// Where the phrase spelt `phones` lies in `samples` (frames, first to last), as its forced
+    /// alignment between free phones puts it, with the alignment's path score; nil when the
+    /// alignment finds no path through every phone.
+    func phraseFrames(phones: [String], in samples: [Int16]) throws(RecognitionError) -> (frames: ClosedRange<Int>, score: Double)? {
+        try decoder.activate(try alignment(for: phones))
+        let hypothesis = try decoder.decodeWhole(samples)
+        let path = decoder.segments().filter { $0.word.hasPrefix("ph-") && $0.frameCount > 0 }
+        try decoder.activate(Self.loopSearch)
+        guard path.count == phones.count, let first = path.first, let last = path.last, hypothesis.score.isFinite else { return nil }
+        return (first.startFrame...last.endFrame, hypothesis.score)
+    }
+
     /// How much better the phrase spelt `phones`, with any of `words` before or after it, explains
     /// `samples` than `words` alone do: the difference of the two searches' best path scores
     /// (the grammar's chances included), per frame of the phrase (`phraseFrames`,

@@ -502,3 +502,47 @@ import Testing
         }
     }
 }
+
+extension WakeWordSpotterTests {
+    /// Levels of `samples`' 10 ms frames, in dB.
+    static func frameLevels(_ samples: ArraySlice<Int16>) -> [Double] {
+        stride(from: samples.startIndex, to: samples.endIndex - 159, by: 160).map { start in
+            let power = samples[start..<(start + 160)].reduce(0.0) { $0 + Double($1) * Double($1) } / 160
+            return 10 * log10(power + 1)
+        }
+    }
+
+    /// The three real "jarvis" of real_wakes, each in its own recording with a second or more of
+    /// a quiet room before it: the forced alignment puts the phrase over the word, not over the
+    /// quiet before it (as it did when the aligner dropped silence and numbered the frames
+    /// left), and ends it within 0.1 s of where the word's sound ends (its last 10 ms within 30
+    /// dB of the loudest).
+    @Test func thePhraseIsAlignedOverTheWordAndEndsWithIt() throws {
+        let samples = try Self.samples("real_wakes")
+        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
+        let wakes = try Self.segments("real_wakes").filter { $0.text == "jarvis" }
+        #expect(wakes.count == 3)
+        for wake in wakes {
+            let stretch = samples[Int(wake.start * 16_000)..<Int(wake.end * 16_000)]
+            let aligned = try #require(try spotter.alignedPhrase(in: Array(stretch)), "\(wake)")
+            let levels = Self.frameLevels(stretch)
+            let loudest = try #require(levels.max())
+            let quiet = levels.sorted()[levels.count / 10]
+            let soundEnds = Double(try #require(levels.lastIndex { $0 >= loudest - 30 }) + 1) / 100
+            let phrase = Self.frameLevels(stretch[(stretch.startIndex + aligned.lowerBound)..<(stretch.startIndex + aligned.upperBound)])
+            let phraseLevel = 10 * log10(phrase.map { pow(10, $0 / 10) }.reduce(0, +) / Double(max(phrase.count, 1)))
+            let (start, end) = (Double(aligned.lowerBound) / 16_000, Double(aligned.upperBound) / 16_000)
+            #expect(end - start > 0.3 && end - start < 1.2, "aligned \(start)–\(end) s")
+            #expect(phraseLevel - quiet > 30, "aligned \(start)–\(end) s at \(phraseLevel) dB, the room \(quiet) dB")
+            #expect(abs(end - soundEnds) < 0.1, "aligned \(start)–\(end) s, the sound ends at \(soundEnds) s")
+        }
+    }
+
+    /// Without a verifier there is no aligner.
+    @Test func noAlignmentWithoutAVerifier() throws {
+        var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+        configuration.verifier = nil
+        let spotter = try WakeWordSpotter(configuration: configuration)
+        #expect(try spotter.alignedPhrase(in: Self.samples("real_wakes")) == nil)
+    }
+}
