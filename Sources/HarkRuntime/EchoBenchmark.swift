@@ -35,10 +35,14 @@ public struct EchoBenchmark {
         public var ownVoiceWakesCancelled = 0
         /// Hours of Hark's reply heard (for the own-voice wakes).
         public var replyHours = 0.0
-        /// From the end of the person's last sound (the wake word's end) to the 30 ms piece in
-        /// which the loop, listening while speaking, was sure of the wake word and stopped the
-        /// reply (s), for each wake word found that way.
+        /// From the wake word's end to the 30 ms piece in which the loop, listening while
+        /// speaking, was sure of the wake word and stopped the reply (s), for each wake word found
+        /// that way. The end is where a forced alignment of the phrase in the person's own
+        /// recording puts its last phone's end (`WakeWordSpotter.alignedPhrase`). The recording's
+        /// last sound, the end used before, counts a breath or a click after the word as the word.
         public var stopDelays: [Double] = []
+        /// Wake words found while speaking in recordings the phrase could not be aligned in.
+        public var stopsWithoutEnd = 0
         /// The same through another canceller (`externalCanceller`), when one was given: wake
         /// words found, wakes by Hark's own voice, and its enhancement (median, dB).
         public var foundExternal = 0
@@ -74,6 +78,11 @@ public struct EchoBenchmark {
         listening.otherWords = otherWords
         let spotter = try WakeWordSpotter(configuration: listening)
         let echoPath = try EchoPath()
+        // Where the phrase ends in each person's recording, as a forced alignment puts it.
+        var phraseEnds: [Int?] = []
+        for url in recordings {
+            phraseEnds.append(try spotter.alignedPhrase(in: try WAVFile.read(contentsOf: url).pipelineSamples())?.upperBound)
+        }
         var rows: [Row] = []
         for level in echoLevels {
             var row = Row(echoDecibels: level)
@@ -105,14 +114,19 @@ public struct EchoBenchmark {
                 let cleaned = try EchoCanceller().cancel(captured: captured, played: aligned)
                 enhancements.append(10 * log10(Self.energy(captured[16_000..<start]) / max(Self.energy(cleaned[16_000..<start]), 1)))
                 let span = start..<(start + person.count + 8_000)
-                func wakes(_ audio: [Int16]) throws -> (person: Bool, own: Int) {
+                /// The first wake found in the person's words (its end, in samples from the
+                /// stream's start) and the wakes elsewhere.
+                func wakes(_ audio: [Int16]) throws -> (person: Int?, own: Int) {
                     try spotter.reset()
                     // The spotter's positions run on across resets: count from where this stream starts.
                     let origin = spotter.samplesProcessed
                     let ends = try spotter.process(audio).map { $0.endSample - origin }
-                    return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
+                    return (ends.first { span.contains($0) }, ends.filter { !span.contains($0) }.count)
                 }
-                let wordEnd = start + Self.endOfLastSound(person)
+                // The person is at the same place in every stream: where the phrase ends in
+                // their own recording is where it ends in each.
+                let wordEnd = phraseEnds[index].map { start + $0 }
+                if try wakes(alone).person != nil { row.foundAlone += 1 }
                 /// As the loop hears it while speaking: 30 ms pieces through the echo path.
                 func wakesWhileSpeaking(_ audio: [Int16]) throws -> (person: Bool, own: Int) {
                     try spotter.reset()
@@ -127,22 +141,25 @@ public struct EchoBenchmark {
                         for detection in try spotter.process(heard) where try !echoPath.isOwnVoice(detection, spotter: spotter) {
                             let end = detection.endSample - origin
                             if span.contains(end) && !ends.contains(where: { span.contains($0) }) {
-                                row.stopDelays.append(Double(pieceEnd - wordEnd) / 16_000)
+                                if let wordEnd {
+                                    row.stopDelays.append(Double(pieceEnd - wordEnd) / 16_000)
+                                } else {
+                                    row.stopsWithoutEnd += 1
+                                }
                             }
                             ends.append(end)
                         }
                     }
                     return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
                 }
-                if try wakes(alone).person { row.foundAlone += 1 }
                 let over = try wakes(captured), clean = try wakesWhileSpeaking(captured)
-                if over.person { row.foundOverEcho += 1 }
+                if over.person != nil { row.foundOverEcho += 1 }
                 if clean.person { row.foundCancelled += 1 }
                 if let externalCanceller {
                     let other = try Self.cancel(captured: captured, played: played, delay: delay, with: externalCanceller)
                     externalEnhancements.append(10 * log10(Self.energy(captured[16_000..<start]) / max(Self.energy(other[16_000..<start]), 1)))
                     let heard = try wakes(other)
-                    if heard.person { row.foundExternal += 1 }
+                    if heard.person != nil { row.foundExternal += 1 }
                     row.ownVoiceWakesExternal += heard.own
                 }
                 row.ownVoiceWakesOverEcho += over.own
@@ -169,15 +186,16 @@ public struct EchoBenchmark {
     }
 
     public static func table(_ rows: [Row]) -> String {
-        var lines = ["echo vs person | wakes found: quiet room | over the echo | while speaking (cancelled, own voice checked) | ERLE median | Hark's own voice woke it (raw / cancelled, per hour of reply) | wake word's end to the reply stopping: p50 / p95"]
+        var lines = ["echo vs person | wakes found: quiet room | over the echo | while speaking (cancelled, own voice checked) | ERLE median | Hark's own voice woke it (raw / cancelled, per hour of reply) | wake word's end (aligned) to the reply stopping: p50 / p95 (stops measured)"]
         for row in rows {
             let perHour = { (count: Int) in row.replyHours > 0 ? Double(count) / row.replyHours : 0 }
             let delays = row.stopDelays.sorted()
-            lines.append(String(format: "%+4.0f dB | %d/%d | %d/%d | %d/%d | %.1f dB | %d / %d (%.1f / %.1f) | %.0f / %.0f ms",
+            lines.append(String(format: "%+4.0f dB | %d/%d | %d/%d | %d/%d | %.1f dB | %d / %d (%.1f / %.1f) | %.0f / %.0f ms (%d)",
                                 row.echoDecibels, row.foundAlone, row.recordings, row.foundOverEcho, row.recordings,
                                 row.foundCancelled, row.recordings, row.enhancementMedian, row.ownVoiceWakesOverEcho,
                                 row.ownVoiceWakesCancelled, perHour(row.ownVoiceWakesOverEcho), perHour(row.ownVoiceWakesCancelled),
-                                Benchmark.percentile(delays, 0.5) * 1000, Benchmark.percentile(delays, 0.95) * 1000))
+                                Benchmark.percentile(delays, 0.5) * 1000, Benchmark.percentile(delays, 0.95) * 1000, delays.count)
+                + (row.stopsWithoutEnd > 0 ? ", \(row.stopsWithoutEnd) more where the phrase could not be aligned" : ""))
         }
         return lines.joined(separator: "\n")
     }

@@ -110,6 +110,15 @@ import Testing
             #expect(row[1] == "1/1", "\(row)")
             let enhancement = Double(row[4].replacingOccurrences(of: " dB", with: "")) ?? 0
             #expect(enhancement > 5, "\(row)")
+            // Each stop is measured from where the spotter put the phrase's end in the quiet
+            // room: the reply stops after it, never before, and soon.
+            let found = Int(row[3].split(separator: "/")[0]) ?? -1
+            let stops = row[6].split(separator: " ")
+            try #require(stops.count == 5, "\(row)")
+            #expect(stops[4] == "(\(found))", "a stop measured for each wake found while speaking: \(row)")
+            if found > 0, let median = Double(stops[0]) {
+                #expect(median >= 0 && median <= 400, "\(row)")
+            }
         }
         guard otherWords == nil else { return }
         let unreadable = try CommandLineTests.hark(["bench-echo", "/nonexistent/jarvis", "--other-words", "/nonexistent/words.txt"])
