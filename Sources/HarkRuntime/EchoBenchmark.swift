@@ -78,18 +78,19 @@ public struct EchoBenchmark {
         listening.otherWords = otherWords
         let spotter = try WakeWordSpotter(configuration: listening)
         let echoPath = try EchoPath()
-        // Where the phrase ends in each person's recording, as a forced alignment puts it.
-        var phraseEnds: [Int?] = []
+        // Each person's recording, read once for every level, and where the phrase ends in it,
+        // as a forced alignment puts it.
+        var people: [(samples: [Int16], phraseEnd: Int?)] = []
         for url in recordings {
-            phraseEnds.append(try spotter.alignedPhrase(in: try WAVFile.read(contentsOf: url).pipelineSamples())?.upperBound)
+            let samples = try WAVFile.read(contentsOf: url).pipelineSamples()
+            people.append((samples, try spotter.alignedPhrase(in: samples)?.upperBound))
         }
         var rows: [Row] = []
         for level in echoLevels {
             var row = Row(echoDecibels: level)
             var enhancements: [Double] = [], externalEnhancements: [Double] = []
-            for (index, url) in recordings.enumerated() {
-                progress("echo \(Int(level)) dB: \(index + 1)/\(recordings.count)")
-                let person = try WAVFile.read(contentsOf: url).pipelineSamples()
+            for (index, (person, phraseEnd)) in people.enumerated() {
+                progress("echo \(Int(level)) dB: \(index + 1)/\(people.count)")
                 let start = Int(Self.personAt * 16_000)
                 guard start + person.count < spoken.count else { continue }
                 row.recordings += 1
@@ -114,19 +115,17 @@ public struct EchoBenchmark {
                 let cleaned = try EchoCanceller().cancel(captured: captured, played: aligned)
                 enhancements.append(10 * log10(Self.energy(captured[16_000..<start]) / max(Self.energy(cleaned[16_000..<start]), 1)))
                 let span = start..<(start + person.count + 8_000)
-                /// The first wake found in the person's words (its end, in samples from the
-                /// stream's start) and the wakes elsewhere.
-                func wakes(_ audio: [Int16]) throws -> (person: Int?, own: Int) {
+                func wakes(_ audio: [Int16]) throws -> (person: Bool, own: Int) {
                     try spotter.reset()
                     // The spotter's positions run on across resets: count from where this stream starts.
                     let origin = spotter.samplesProcessed
                     let ends = try spotter.process(audio).map { $0.endSample - origin }
-                    return (ends.first { span.contains($0) }, ends.filter { !span.contains($0) }.count)
+                    return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
                 }
                 // The person is at the same place in every stream: where the phrase ends in
                 // their own recording is where it ends in each.
-                let wordEnd = phraseEnds[index].map { start + $0 }
-                if try wakes(alone).person != nil { row.foundAlone += 1 }
+                let wordEnd = phraseEnd.map { start + $0 }
+                if try wakes(alone).person { row.foundAlone += 1 }
                 /// As the loop hears it while speaking: 30 ms pieces through the echo path.
                 func wakesWhileSpeaking(_ audio: [Int16]) throws -> (person: Bool, own: Int) {
                     try spotter.reset()
@@ -153,13 +152,13 @@ public struct EchoBenchmark {
                     return (ends.contains { span.contains($0) }, ends.filter { !span.contains($0) }.count)
                 }
                 let over = try wakes(captured), clean = try wakesWhileSpeaking(captured)
-                if over.person != nil { row.foundOverEcho += 1 }
+                if over.person { row.foundOverEcho += 1 }
                 if clean.person { row.foundCancelled += 1 }
                 if let externalCanceller {
                     let other = try Self.cancel(captured: captured, played: played, delay: delay, with: externalCanceller)
                     externalEnhancements.append(10 * log10(Self.energy(captured[16_000..<start]) / max(Self.energy(other[16_000..<start]), 1)))
                     let heard = try wakes(other)
-                    if heard.person != nil { row.foundExternal += 1 }
+                    if heard.person { row.foundExternal += 1 }
                     row.ownVoiceWakesExternal += heard.own
                 }
                 row.ownVoiceWakesOverEcho += over.own

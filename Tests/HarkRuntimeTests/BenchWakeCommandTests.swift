@@ -110,8 +110,8 @@ import Testing
             #expect(row[1] == "1/1", "\(row)")
             let enhancement = Double(row[4].replacingOccurrences(of: " dB", with: "")) ?? 0
             #expect(enhancement > 5, "\(row)")
-            // Each stop is measured from where the spotter put the phrase's end in the quiet
-            // room: the reply stops after it, never before, and soon.
+            // Each stop is measured from where a forced alignment puts the phrase's end in the
+            // person's recording: the reply stops after it, never before, and soon.
             let found = Int(row[3].split(separator: "/")[0]) ?? -1
             let stops = row[6].split(separator: " ")
             try #require(stops.count == 5, "\(row)")
