@@ -118,6 +118,14 @@ public final class WakeWordSpotter {
     /// The audio is fed in pieces of at most this many samples (100 ms), so a detection is
     /// noticed within a piece of the search settling on it.
     static let stepSamples = 1_600
+    /// Where pocketsphinx places a new utterance on the stream, and so every frame the search
+    /// reports after a restart: at the frame its voice-activity detector first calls speech, less
+    /// -vad_prespeech frames. Without silence removal that call comes -vad_startspeech frames
+    /// into every utterance, so with the two equal the utterance is placed where it began. With
+    /// the defaults (20 and 10) every detection after the first restart was placed about 100 ms
+    /// early, and the verifier looked at a window cut 100 ms short of the phrase's end. Nothing
+    /// else changes: the detector's prespeech buffer still holds every frame before the call.
+    static let utteranceAnchoring = ["-vad_startspeech", "10", "-vad_prespeech", "10"]
     /// A long stretch with no detection is ended in the next silence, so the utterance and its
     /// bookkeeping do not grow without bound (frames searched, 10 ms each).
     static let restartFrames = 6_000
@@ -213,7 +221,7 @@ public final class WakeWordSpotter {
         let entries = found + missing.compactMap { word in configuration.pronunciations[word].map { (word, $0) } }
         let adaptation = try Recognizer.adaptationArguments(configuration.acousticTransform)
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
-                                       extraArguments: ["-remove_silence", "no", "-beam", "\(configuration.searchBeam)"] + adaptation)
+                                       extraArguments: ["-remove_silence", "no", "-beam", "\(configuration.searchBeam)"] + Self.utteranceAnchoring + adaptation)
         var lines: [String] = []
         var pronunciations: [String] = []
         var spellings: [String: (phrase: String, phones: [String])] = [:]
