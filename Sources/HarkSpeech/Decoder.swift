@@ -371,9 +371,6 @@ final class Decoder {
         return (cmn, Int(hark_ps_cmn_veclen(decoder)))
     }
 
-    /// Whether the voice activity detector in the front end hears speech now.
-    var inSpeech: Bool { ps_get_in_speech(decoder) != 0 }
-
     /// A segment of the current hypothesis: for a keyword search, one detection.
     struct Segment {
         var word: String

@@ -126,9 +126,16 @@ public final class WakeWordSpotter {
     /// early, and the verifier looked at a window cut 100 ms short of the phrase's end. Nothing
     /// else changes: the detector's prespeech buffer still holds every frame before the call.
     static let utteranceAnchoring = ["-vad_startspeech", "10", "-vad_prespeech", "10"]
-    /// A long stretch with no detection is ended in the next silence, so the utterance and its
-    /// bookkeeping do not grow without bound (frames searched, 10 ms each).
+    /// A long stretch with no detection is ended in the next quiet spell, so the utterance and its
+    /// bookkeeping do not grow without bound (frames searched, 10 ms each): pocketsphinx lists
+    /// every proposal of an utterance and the spotter walks that list every piece.
     static let restartFrames = 6_000
+    /// A quiet spell, for that restart: this many pieces in a row (0.5 s) no more than
+    /// `quietAboveRoom` dB above the room's level. No phrase is being said then, and the one
+    /// before it was reported a piece after it ended. (pocketsphinx's own voice detector cannot
+    /// say: without silence removal it calls everything speech, and the restart never came.)
+    static let quietPiecesBeforeRestart = 5
+    static let quietAboveRoom = 6.0
     /// The verifier hears this much audio before the candidate's start and after its end
     /// (samples): the search's edges are rough, and the alignment needs room to place them.
     static let windowBefore = 4_000, windowAfter = 2_400
@@ -169,7 +176,7 @@ public final class WakeWordSpotter {
     /// and after `startAfresh()` every sample before it (a new stream numbers frames from 0).
     private var samplesSkipped = 0
     /// Frames searched in the current utterance.
-    private var framesSearched = 0
+    private(set) var framesSearched = 0
     /// Candidates of this utterance already judged, by pronunciation, first and last frame.
     private var judged: Set<String> = []
     /// The latest audio fed, for the verifier; `recentStart` is the stream position of its first sample.
@@ -177,9 +184,11 @@ public final class WakeWordSpotter {
     private var recentStart = 0
     /// Added to everything fed, so near-silent rooms do not starve the front end.
     private var hiss: NoiseFloor?
-    /// Follows the room's level, for `configuration.meanGate`; nil until the first piece, whose
-    /// level it starts from.
+    /// Follows the room's level, for `configuration.meanGate` and the restart in a quiet spell;
+    /// nil until the first piece, whose level it starts from.
     private var room: EnergyEndpointer?
+    /// Pieces in a row no more than `quietAboveRoom` above the room.
+    private var quietPieces = 0
     /// Hears everything fed when the configuration may denoise, so that it knows the room by the
     /// time the room is loud; nil when it never denoises.
     private var suppressor: NoiseSuppressor?
@@ -410,7 +419,9 @@ public final class WakeWordSpotter {
             let count = min(Self.stepSamples, samples.count - offset)
             let piece = try listenedTo(samples[offset..<(offset + count)])
             let heard = hiss?.adding(to: piece[...]) ?? piece
-            let learns = learnsMean(from: heard)
+            let aboveRoom = levelAboveRoom(heard)
+            quietPieces = aboveRoom <= Self.quietAboveRoom ? quietPieces + 1 : 0
+            let learns = learnsMean(aboveRoom: aboveRoom)
             let before = learns ? nil : try decoder.cepstralMeanState
             let decoder = self.decoder
             let result: Result<Int, RecognitionError> = heard.withUnsafeBufferPointer { buffer in
@@ -435,7 +446,7 @@ public final class WakeWordSpotter {
                 try restart()
                 continue
             }
-            if frames > Self.restartFrames && !decoder.inSpeech {
+            if frames > Self.restartFrames && quietPieces >= Self.quietPiecesBeforeRestart {
                 try restart()
             }
         }
@@ -465,6 +476,7 @@ public final class WakeWordSpotter {
         recentStart = samplesProcessed
         hiss = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         room = nil
+        quietPieces = 0
         suppressor = configuration.denoisesAbove == nil ? nil : try Self.noiseSuppressor()
         roomLevel = RoomLevel()
         isDenoising = false
@@ -521,18 +533,25 @@ public final class WakeWordSpotter {
         }
     }
 
-    /// Whether the front end's cepstral mean may learn from `piece`: with a gate, only when the
-    /// piece is that much louder than the room, whose level follows the quieter pieces. While the
-    /// mean is held, neither learns (Hark's own voice is not the room's level either).
-    private func learnsMean(from piece: [Int16]) -> Bool {
-        if holdsMean { return false }
-        guard let gate = configuration.meanGate else { return true }
+    /// How much louder `piece` is than the room (dB), whose level follows the quieter pieces and
+    /// then hears this one too. While the mean is held the room does not learn (Hark's own voice
+    /// is not the room's level), and the piece counts as loud.
+    private func levelAboveRoom(_ piece: [Int16]) -> Double {
+        if holdsMean { return .infinity }
         let level = EnergyEndpointer.level(piece)
         var room = self.room ?? EnergyEndpointer(background: level)
-        let louder = level > room.background + gate
+        let above = level - room.background
         room.observe(piece)
         self.room = room
-        return louder
+        return above
+    }
+
+    /// Whether the front end's cepstral mean may learn from a piece this much louder than the
+    /// room: with a gate, only when it is louder by the gate. While the mean is held, never.
+    private func learnsMean(aboveRoom: Double) -> Bool {
+        if holdsMean { return false }
+        guard let gate = configuration.meanGate else { return true }
+        return aboveRoom > gate
     }
 
     private func keep(_ samples: ArraySlice<Int16>) {

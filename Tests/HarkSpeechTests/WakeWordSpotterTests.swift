@@ -469,9 +469,10 @@ import Testing
 
     /// Every detection keeps its place on the stream however many times the search started
     /// again before it: after a reset in a quiet room, after several, after the phrase itself was
-    /// just heard (the restart that follows a wake). On the real "jarvis" of real_wakes that the
-    /// spotter finds, each detection ends where a fresh spotter ends it, within 40 ms of where
-    /// the phrase's forced alignment ends.
+    /// just heard (the restart that follows a wake), and after the restart in the quiet that ends
+    /// a long wait. On the real "jarvis" of real_wakes that the spotter finds, each detection
+    /// ends where a fresh spotter ends it, within 40 ms of where the phrase's forced alignment
+    /// ends.
     /// (pocketsphinx anchors each new utterance where its voice detector first calls speech,
     /// less the prespeech it keeps; with its defaults every detection after the first restart
     /// ended 80–90 ms early here.)
@@ -483,12 +484,14 @@ import Testing
             let recording = Array(samples[Int(wake.start * 16_000)..<Int(wake.end * 16_000)])
             let phraseEnd = try #require(try aligner.alignedPhrase(in: recording)).upperBound
             let room = Array(recording.prefix(8_000))
-            // What the spotter hears before the recording, each part followed by a reset.
+            // What the spotter hears before the recording, each part followed by a reset, but for
+            // the silence over a minute long: the search restarts of itself in its quiet.
             let befores: [(name: String, audio: [[Int16]])] = [
                 ("nothing", []),
                 ("half a second of the room, then a reset", [room]),
                 ("four of those", Array(repeating: room, count: 4)),
                 ("the recording itself, then a reset", [recording]),
+                ("65 s of silence (restarted after 60)", [[Int16](repeating: 0, count: 65 * 16_000)]),
             ]
             var ends: [String: Int] = [:]
             for before in befores {
@@ -497,7 +500,7 @@ import Testing
                     for start in stride(from: 0, to: audio.count, by: 1_600) {
                         _ = try spotter.process(Array(audio[start..<min(start + 1_600, audio.count)]))
                     }
-                    try spotter.reset()
+                    if audio.count < 60 * 16_000 { try spotter.reset() }
                 }
                 let fedBefore = spotter.samplesProcessed
                 guard let detection = try WakeWordSpotterTests.spot(recording, with: spotter).first else { continue }
@@ -512,6 +515,19 @@ import Testing
             }
         }
         #expect(checked >= 2)
+    }
+
+    /// A spotter that hears no wake word for a long time starts its search again in the first
+    /// half second of quiet after a minute, so that what the search keeps of one utterance does
+    /// not grow for as long as the device listens. (pocketsphinx's voice detector calls
+    /// everything speech without silence removal; waiting for it, the search never restarted.)
+    @Test func aLongWaitEndsTheSearchInTheNextQuietSpell() throws {
+        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
+        let room = Array(try WakeWordSpotterTests.samples("real_wakes").prefix(16_000))
+        while spotter.samplesProcessed < 62 * 16_000 {
+            for start in stride(from: 0, to: room.count, by: 1_600) { _ = try spotter.process(Array(room[start..<(start + 1_600)])) }
+        }
+        #expect(spotter.framesSearched < 300, "searched \(spotter.framesSearched) frames since the search last started")
     }
 
     /// Through an acoustic adaptation (`make bench-wake --acoustic-adaptation`) the search and
