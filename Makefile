@@ -121,7 +121,7 @@ cxx-compiler:
 
 # Wake word: real people saying "jarvis", "athena", "amelia" and "hey chatterbox", clean and in real household
 # noise at 10 dB, against over 10 hours of real speech that must not wake Hark, Hark beside plain
-# keyword spotting. The benchmark takes about an hour on two cores.
+# keyword spotting. The benchmark takes about 100 minutes on two cores (some 200 CPU-minutes).
 bench-wake: release wake-corpus
 	$(RELEASE_HARK) bench-wake --corpus bench-out/wake --phrases jarvis athena amelia hey-chatterbox --json bench-out/wake.json
 
