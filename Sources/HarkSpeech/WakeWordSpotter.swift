@@ -122,8 +122,8 @@ public final class WakeWordSpotter {
     /// reports after a restart: at the frame its voice-activity detector first calls speech, less
     /// -vad_prespeech frames. Without silence removal that call comes -vad_startspeech frames
     /// into every utterance, so with the two equal the utterance is placed where it began. With
-    /// the defaults (20 and 10) every detection after the first restart was placed about 100 ms
-    /// early, and the verifier looked at a window cut 100 ms short of the phrase's end. Nothing
+    /// the defaults (20 and 10) every detection after the first restart was placed 80–90 ms
+    /// early, and the verifier looked at a window cut that much short of the phrase's end. Nothing
     /// else changes: the detector's prespeech buffer still holds every frame before the call.
     static let utteranceAnchoring = ["-vad_startspeech", "10", "-vad_prespeech", "10"]
     /// A long stretch with no detection is ended in the next quiet spell, so the utterance and its

@@ -30,11 +30,16 @@ import Testing
     /// Feeds the stream in 100 ms chunks, as the capture loop would, then a second of silence
     /// so a phrase at the very end can settle.
     static func spot(_ samples: [Int16], with spotter: WakeWordSpotter) throws -> [WakeWordDetection] {
+        try feed(samples, to: spotter) + spotter.process([Int16](repeating: 0, count: 16_000))
+    }
+
+    /// Feeds the stream in 100 ms chunks, as the capture loop would, and nothing after it.
+    @discardableResult
+    static func feed(_ samples: [Int16], to spotter: WakeWordSpotter) throws -> [WakeWordDetection] {
         var detections: [WakeWordDetection] = []
         for start in stride(from: 0, to: samples.count, by: 1600) {
             detections += try spotter.process(Array(samples[start..<min(start + 1600, samples.count)]))
         }
-        detections += try spotter.process([Int16](repeating: 0, count: 16_000))
         return detections
     }
 
@@ -497,9 +502,7 @@ import Testing
             for before in befores {
                 let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
                 for audio in before.audio {
-                    for start in stride(from: 0, to: audio.count, by: 1_600) {
-                        _ = try spotter.process(Array(audio[start..<min(start + 1_600, audio.count)]))
-                    }
+                    try WakeWordSpotterTests.feed(audio, to: spotter)
                     if audio.count < 60 * 16_000 { try spotter.reset() }
                 }
                 let fedBefore = spotter.samplesProcessed
@@ -524,9 +527,7 @@ import Testing
     @Test func aLongWaitEndsTheSearchInTheNextQuietSpell() throws {
         let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
         let room = Array(try WakeWordSpotterTests.samples("real_wakes").prefix(16_000))
-        while spotter.samplesProcessed < 62 * 16_000 {
-            for start in stride(from: 0, to: room.count, by: 1_600) { _ = try spotter.process(Array(room[start..<(start + 1_600)])) }
-        }
+        while spotter.samplesProcessed < 62 * 16_000 { try WakeWordSpotterTests.feed(room, to: spotter) }
         #expect(spotter.framesSearched < 300, "searched \(spotter.framesSearched) frames since the search last started")
     }
 
