@@ -21,7 +21,14 @@ struct Listen: AsyncParsableCommand {
         would hear it (time passes while Hark replies), prints each turn and a summary with the reply \
         latency, CPU and memory figures. Replies are played only when an output device is named.
 
-        --hub tcp://HOST:10300 makes this device a satellite of a hub (`hark serve` in another room): it keeps         its microphone, wake word, endpointing and loudspeaker, and sends each request to the hub, which         understands it, holds the conversation (one for each wake word, across its follow-up questions) and         sends back the reply to play. When several rooms hear the same wake word, the hub lets the one that         heard it best answer and the others go back to waiting. A hub that cannot be reached is reported         once and tried again at each wake word and every few seconds; meanwhile requests are answered         "I can't reach the hub right now." No apps or recogniser are loaded on a satellite.
+        --hub tcp://HOST:10300 makes this device a satellite of a hub (`hark serve` in another room): it \
+        keeps its microphone, wake word, endpointing and loudspeaker, and sends each request to the hub, \
+        which understands it, holds the conversation (one for each wake word, across its follow-up \
+        questions) and sends back the reply to play. When several rooms hear the same wake word, the hub \
+        lets the one that heard it best answer and the others go back to waiting. A hub that cannot be \
+        reached is reported once and tried again at each wake word and every few seconds; meanwhile \
+        requests are answered "I can't reach the hub right now." No apps or recogniser are loaded on a \
+        satellite.
 
         Settings come from --config FILE, else $XDG_CONFIG_HOME/hark/hark.yaml (~/.config/hark/hark.yaml), \
         else /etc/hark/hark.yaml; options given here win. The file holds `key: value` lines:
