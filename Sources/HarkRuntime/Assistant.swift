@@ -378,7 +378,7 @@ public final class Assistant: Sendable {
             confidence: recognized.confidence,
             margin: recognized.margin,
             utteranceMargin: recognized.utteranceMargin,
-            weakestWord: recognized.weakestWord,
+            wordFits: recognized.wordFits,
             features: recognized.features,
             guess: recognized.guess.isEmpty ? nil : recognized.guess.joined(separator: " "),
             rejected: intent == nil && recognized.isRejected,

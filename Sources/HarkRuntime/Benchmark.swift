@@ -44,6 +44,9 @@ public struct BenchmarkOutcome: Sendable, Codable {
     /// fitted worst.
     public var utteranceMargin: Double = 0
     public var weakestWord: WordFit? = nil
+    /// Every word heard with its fit, in order: what a rule judging words one by one needs
+    /// (nil in reports written before it was kept).
+    public var wordFits: [WordFit]? = nil
     /// The passes' other measurements (see `ConfidenceFeatures`).
     public var features: ConfidenceFeatures? = nil
     /// Whether the words formed a phrase the dialogue understood (before any margin threshold).
@@ -526,7 +529,7 @@ public struct Benchmark: Sendable {
             recording: url.lastPathComponent, folder: url.deletingLastPathComponent().lastPathComponent,
             voice: expected.voice, noise: expected.noise, snr: expected.snr, mustReject: expected.intent == nil,
             margin: turn.margin,
-            utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord, features: turn.features,
+            utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord, wordFits: turn.wordFits, features: turn.features,
             understood: !turn.rejected && turn.intent != nil, intentRight: false, commandRight: false,
             slotConfusions: [], account: "")
         let heard = turn.intent.map { "heard \"\(turn.text)\" as \($0) \(Self.describe(turn.slots))" }

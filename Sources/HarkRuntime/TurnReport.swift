@@ -42,6 +42,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     /// (nil when no words were heard).
     public var utteranceMargin: Double = 0
     public var weakestWord: WordFit? = nil
+    /// How well every word heard fits its own stretch of audio, in order (`Recognition.wordFits`).
+    public var wordFits: [WordFit] = []
     /// The passes' other measurements (see `ConfidenceFeatures`), for tuning the confidence.
     public var features: ConfidenceFeatures? = nil
     /// The phrase Hark asked about ("Did you say …?") when it was rejected by only a little.
@@ -75,7 +77,7 @@ public struct TurnReport: Sendable, Codable, Equatable {
     }
 
     init(recording: String, text: String, intent: String?, app: String?, slots: [String: String], reply: String,
-         confidence: Double, margin: Double, utteranceMargin: Double = 0, weakestWord: WordFit? = nil,
+         confidence: Double, margin: Double, utteranceMargin: Double = 0, wordFits: [WordFit] = [],
          features: ConfidenceFeatures? = nil, guess: String? = nil, rejected: Bool, rejection: String?,
          expectsAnswer: Bool = false, handled: Bool = false, problem: String? = nil, volumeChange: String? = nil,
          warnings: [String] = [], timings: Timings) {
@@ -88,7 +90,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
         self.confidence = confidence
         self.margin = margin
         self.utteranceMargin = utteranceMargin
-        self.weakestWord = weakestWord
+        self.wordFits = wordFits
+        self.weakestWord = WordFit.weakest(of: wordFits)
         self.features = features
         self.guess = guess
         self.rejected = rejected

@@ -217,7 +217,17 @@ import Testing
         #expect(outcome.output.contains("  \(first.lastPathComponent): commands 1/1 (100.0%)"))
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect((figures["thresholds"] as? [Any])?.count == 18)
-        #expect((figures["outcomes"] as? [Any])?.count == 2)
+        let outcomes = try #require(figures["outcomes"] as? [[String: Any]])
+        #expect(outcomes.count == 2)
+        // Every word heard keeps its fit, in order, so rules judging words one by one can be
+        // tried on a report; the weakest word is one of them.
+        let light = try #require(outcomes.first { ($0["recording"] as? String) == "turn_on_the_garage_light.wav" })
+        let fits = try #require(light["wordFits"] as? [[String: Any]])
+        #expect(fits.compactMap { $0["word"] as? String } == ["turn", "on", "the", "garage", "light"])
+        #expect(fits.allSatisfy { ($0["frames"] as? Int ?? 0) > 0 })
+        let weakest = try #require(light["weakestWord"] as? [String: Any])
+        #expect(fits.contains { $0["word"] as? String == weakest["word"] as? String
+                                && $0["margin"] as? Double == weakest["margin"] as? Double })
         #expect(try Self.hark(["bench", first.path, "/nonexistent", "--apps", "apps"]).status == 64)
     }
 
