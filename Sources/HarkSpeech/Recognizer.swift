@@ -732,8 +732,8 @@ public final class Recognizer {
 /// Nor is each word's margin judged against what its phones usually score. Fitted on 1,843
 /// words heard right in `make adapt`'s recordings (speakers the benchmark never measures on,
 /// clean and in noise; a per-frame margin per phone, by least squares, beside one per
-/// condition), vowels score lower than free phones (AH -0.6, EY -0.8) and nasals higher (M,
-/// NG 1.1), but the phones explain little (the words' spread falls from 0.78 to 0.75 beyond
+/// condition), vowels score lower than free phones (AH -0.7, EY -1.0) and nasals higher (M
+/// 1.2, NG 1.5), but the phones explain little (the words' spread falls from 0.78 to 0.75 beyond
 /// what the condition explains) and differ by about 0.2 between digits, where the real
 /// commands heard right differ by 2 ("one" -0.7, "two" -2.8 at the median). With the words'
 /// margin less twice its phones' expectation, the best on the tune half of `make bench-real`,
