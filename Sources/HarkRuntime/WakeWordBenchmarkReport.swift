@@ -139,15 +139,18 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
                                 phrase.testHours, phrase.tuneHours,
                                 conditions.map { "\($0) \(phrase.neverProposed[$0] ?? 0)" }.joined(separator: ", ")))
             lines.append(header)
-            let rows: [(String, Point)] = [
+            let rows: [(String, Point?)] = [
                 (String(format: "Hark, sensitivity %.2f (odds %@)", sensitivity, odds(threshold)), phrase.atSetting),
-                ("Hark, chosen on tune (odds \(odds(phrase.chosenOnTune.threshold)))", phrase.chosenOnTune),
+                // Without tune negatives (--split test) nothing was chosen on them: a row would
+                // show every candidate passing and thousands of false alarms.
+                phrase.tuneHours > 0 ? ("Hark, chosen on tune (odds \(odds(phrase.chosenOnTune.threshold)))", phrase.chosenOnTune)
+                    : ("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them", nil),
                 ("Hark, best at <=1/10 h (odds \(odds(phrase.bestAtOnePer10Hours.threshold)))", phrase.bestAtOnePer10Hours),
                 ("plain keyword search, threshold 1", phrase.baselineDefault),
                 ("plain, best at <=1/10 h (1e\(odds(phrase.baselineBestAtOnePer10Hours.threshold)))", phrase.baselineBestAtOnePer10Hours),
             ]
             for (label, point) in rows {
-                lines.append("  " + label.padding(toLength: Self.labelWidth, withPad: " ", startingAt: 0) + cells(point))
+                lines.append("  " + (point.map { label.padding(toLength: Self.labelWidth, withPad: " ", startingAt: 0) + cells($0) } ?? label))
             }
             lines.append("")
         }

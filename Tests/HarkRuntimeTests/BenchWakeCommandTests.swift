@@ -27,6 +27,18 @@ import Testing
         return corpus
     }
 
+    @Test func withTheTestFilesAloneNothingIsShownAsChosenOnTune() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = try Self.corpus(in: directory)
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "test"])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("\"jarvis\": test negatives 0.01 h (tune 0.00 h)"))
+        #expect(outcome.output.contains("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them"))
+        #expect(!outcome.output.contains("Hark, chosen on tune (odds"))
+        #expect(outcome.output.contains("Hark, best at <=1/10 h"))
+    }
+
     @Test func printsMissesAndFalseAlarmsPerPhraseBesidePlainKeywordSpotting() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
