@@ -31,8 +31,9 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         public var neverProposed: [String: Int] = [:]
         /// Hark at the benchmark's sensitivity.
         public var atSetting = Point(threshold: 0)
-        /// Hark at the loosest threshold with no false alarm on the tune negatives.
-        public var chosenOnTune = Point(threshold: 0)
+        /// Hark at the loosest threshold with no false alarm on the tune negatives; nil when none
+        /// were heard (--split test), as nothing was chosen on them.
+        public var chosenOnTune: Point? = nil
         /// Hark at the loosest threshold with at most one false alarm per 10 hours of test
         /// negatives (chosen on the figures it reports: a bound, not a setting).
         public var bestAtOnePer10Hours = Point(threshold: 0)
@@ -112,7 +113,9 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         let confidence: (WakeWordBenchmark.Positive) -> Double? = { $0.best?.confidence }
         let ratio: (WakeWordBenchmark.Positive) -> Double? = { $0.bestRatio }
         figures.atSetting = point(threshold, confidence, \.confidence)
-        figures.chosenOnTune = point(loosest(tune.map(\.confidence), allowing: 0), confidence, \.confidence)
+        if figures.tuneHours > 0 {
+            figures.chosenOnTune = point(loosest(tune.map(\.confidence), allowing: 0), confidence, \.confidence)
+        }
         figures.bestAtOnePer10Hours = point(loosest(test.map(\.confidence), allowing: allowed), confidence, \.confidence)
         figures.baselineDefault = point(0, ratio, \.ratio)
         figures.baselineBestAtOnePer10Hours = point(loosest(test.map(\.ratio), allowing: allowed), ratio, \.ratio)
@@ -141,10 +144,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
             lines.append(header)
             let rows: [(String, Point?)] = [
                 (String(format: "Hark, sensitivity %.2f (odds %@)", sensitivity, odds(threshold)), phrase.atSetting),
-                // Without tune negatives (--split test) nothing was chosen on them: a row would
-                // show every candidate passing and thousands of false alarms.
-                phrase.tuneHours > 0 ? ("Hark, chosen on tune (odds \(odds(phrase.chosenOnTune.threshold)))", phrase.chosenOnTune)
-                    : ("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them", nil),
+                phrase.chosenOnTune.map { ("Hark, chosen on tune (odds \(odds($0.threshold)))", $0) }
+                    ?? ("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them", nil),
                 ("Hark, best at <=1/10 h (odds \(odds(phrase.bestAtOnePer10Hours.threshold)))", phrase.bestAtOnePer10Hours),
                 ("plain keyword search, threshold 1", phrase.baselineDefault),
                 ("plain, best at <=1/10 h (1e\(odds(phrase.baselineBestAtOnePer10Hours.threshold)))", phrase.baselineBestAtOnePer10Hours),

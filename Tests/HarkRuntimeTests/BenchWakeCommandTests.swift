@@ -31,12 +31,18 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let corpus = try Self.corpus(in: directory)
-        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "test"])
+        let json = directory.appendingPathComponent("wake.json")
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "test",
+                                                 "--json", json.path])
         #expect(outcome.status == 0, "stderr: \(outcome.errors)")
         #expect(outcome.output.contains("\"jarvis\": test negatives 0.01 h (tune 0.00 h)"))
         #expect(outcome.output.contains("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them"))
         #expect(!outcome.output.contains("Hark, chosen on tune (odds"))
         #expect(outcome.output.contains("Hark, best at <=1/10 h"))
+        // The report holds no threshold chosen on tune either, rather than one every candidate passes.
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let phrase = try #require((figures["figures"] as? [[String: Any]])?.first)
+        #expect(phrase["chosenOnTune"] == nil && phrase["atSetting"] != nil)
     }
 
     @Test func printsMissesAndFalseAlarmsPerPhraseBesidePlainKeywordSpotting() throws {
