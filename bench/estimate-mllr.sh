@@ -34,8 +34,8 @@
 # bench-real, each at its threshold chosen on the tune half (most commands less twice the wrong
 # ones, at most 6 of 810 to reject let through): 1,678 commands of 3,492 (test speakers 933 of
 # 1,926) with a weight of 30 and 1,695 (952) with 200, against 1,888 (1,060) for the transform
-# alone; heard right at any margin 2,338 and 2,377 against 2,396. Ten minutes of speech, much of
-# it one reader, pulls each Gaussian towards those voices rather than towards rooms.
+# alone; heard right at any margin 2,338 and 2,377 against 2,396. Nineteen minutes of speech, two
+# thirds of it one reader, pull each Gaussian towards those voices rather than towards rooms.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
