@@ -41,14 +41,15 @@ public struct WakeWordEvidence: Sendable, Equatable, Codable {
     /// candidate too changed one recording; refitted on it, the verifier did worse at the strict end.
     /// A soft first phone ("hey"'s HH, a breath much like the quiet) is begun by the alignment on
     /// frames the free phones hear as silence, so the pause before a real "hey chatterbox" often
-    /// comes out as none: 0 for 17 % of its test recordings clean, 51 % at 10 dB ("jarvis" 3 %
-    /// and 25 %). Measuring the quarter second before the first frame they hear as sound instead
+    /// comes out as none: 0 for 17 % of its test recordings clean, 51 % at 10 dB ("jarvis" 3 % and
+    /// 25 %). Measuring the quarter second before the first frame they hear as sound instead
     /// (`--split tune`, the shipped verifier, the same phrases in each run before and after; missed
-    /// at the default / at each phrase's strict end): "jarvis" alone 65 → 62 / 55 → 48 of 210, no false alarm either way;
-    /// "amelia" and "hey chatterbox" together 141 → 137 / 90 → 115 of 172, 2 false alarms either way,
-    /// the strict end lost because one "amelia" near miss in 3 hours rose from odds 0.64 to
-    /// 2.25; on "hey chatterbox"'s test recordings (positives alone) 29 → 27 of 38 clean and
-    /// 32 → 27 at 10 dB. Not taken on that: "athena" and the test negatives are not yet measured.
+    /// at the default / at each phrase's strict end): "jarvis" alone 65 → 62 / 55 → 48 of 210, no
+    /// false alarm either way; "amelia" and "hey chatterbox" together 141 → 137 / 90 → 115 of 172,
+    /// 2 false alarms either way, the strict end lost because one "amelia" near miss in 3 hours
+    /// rose from odds 0.64 to 2.25; on "hey chatterbox"'s test recordings (positives alone) 29 → 27
+    /// of 38 clean and 32 → 27 at 10 dB. Not taken on that: "athena" and the test negatives are not
+    /// yet measured.
     public var leadingSilence: Double
     /// How much better (per frame of the phrase, in `Confidence.marginScale` units) the phrase among common words
     /// explains the candidate's audio than the common words alone do (see
