@@ -113,6 +113,8 @@ def main():
     report = merged([json.load(open(path)) for path in args.bench], args.bench)
     families = {f["file"]: (f["split"], f["family"], f["seconds"]) for f in report["negativeFiles"]}
     phrases = report["phrases"]
+    if args.hold_out and len(phrases) < 2:
+        sys.exit(f"--hold-out needs at least two phrases; {', '.join(args.bench)} measure {', '.join(phrases)}")
 
     def usable(candidate):
         return candidate and candidate.get("evidence") and candidate["score"] >= args.min_score
@@ -201,8 +203,6 @@ def main():
     if args.hold_out:
         for phrase in phrases:
             others = [other for other in phrases if other != phrase]
-            if not others:
-                sys.exit("--hold-out needs at least two phrases")
             held_out = odds_under(fitted(others)[0])
             judge_on_test(phrase, held_out, f", fitted on {', '.join(others)} alone")
     model = {"features": FEATURES, "mean": [round(v, 6) for v in mean], "scale": [round(v, 6) for v in scale],
