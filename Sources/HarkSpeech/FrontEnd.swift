@@ -44,6 +44,12 @@ final class FrontEnd {
         _ = fe_free(frontEnd)
     }
 
+    /// Forgets the background the noise removal learnt from the utterances before, as a front
+    /// end just made has heard nothing.
+    func startStream() {
+        fe_start_stream(frontEnd)
+    }
+
     /// The cepstra of one whole utterance, computed as pocketsphinx computes them for a whole
     /// utterance itself (`ps_process_raw` with `full_utt`): the frames the noise removal and voice
     /// activity detection keep, plus the last partial frame.

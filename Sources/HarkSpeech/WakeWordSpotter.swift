@@ -466,8 +466,8 @@ public final class WakeWordSpotter {
     }
 
     /// Starts afresh as a newly made spotter would, also forgetting how the audio so far sounded
-    /// (the front end's running cepstral mean and its estimate of the background noise, the
-    /// verifier's too, which otherwise carry over) and hissing from the start of the floor's
+    /// (the front end's running cepstral mean and its estimate of the background noise, which
+    /// otherwise carry over; the verifier hears each window afresh anyway) and hissing from the start of the floor's
     /// sequence again. For feeding unrelated recordings one after another, as benchmarks do:
     /// each is then heard the same way whatever was heard before it. A device listening to one
     /// room has no use for it.
@@ -495,7 +495,6 @@ public final class WakeWordSpotter {
         if let mean {
             try decoder.restore(mean)
             try decoder.startStream()
-            try verifier?.decoder.startStream()
         }
         try decoder.startUtterance()
         framesSearched = 0
@@ -582,7 +581,8 @@ public final class WakeWordSpotter {
                                               score: score, evidence: nil, confidence: score, isAccepted: false)
             if let verifier, let spelling {
                 guard score >= configuration.proposalThreshold else { continue }
-                let window = audio(from: detection.startSample - Self.windowBefore, to: detection.endSample + Self.windowAfter)
+                let window = try verifier.decoder.cepstra(of: audio(from: detection.startSample - Self.windowBefore,
+                                                                    to: detection.endSample + Self.windowAfter))
                 var evidence = try verifier.decoder.evidence(phones: spelling.phones, in: window, searchScore: score)
                 let odds = verifier.model.logOdds(evidence)
                 // The check can only lower the odds, so while listening only a candidate that
@@ -616,9 +616,10 @@ public final class WakeWordSpotter {
         guard let verifier else { return nil }
         var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         let heard = floor?.adding(to: audio[...]) ?? audio
+        let window = try verifier.decoder.cepstra(of: heard)
         var best = -Double.infinity
         for spelling in spellings.values where spelling.phrase == detection.phrase {
-            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: heard, searchScore: Self.proposalThreshold)
+            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: window, searchScore: Self.proposalThreshold)
             best = max(best, verifier.model.logOdds(evidence))
         }
         return best
@@ -646,10 +647,10 @@ public final class WakeWordSpotter {
         }
         var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         let heard = floor?.adding(to: audio[...]) ?? audio
+        let window = try aligner.cepstra(of: heard)
         var best: (frames: ClosedRange<Int>, score: Double)?
         for spelling in spellings.values.sorted(by: { $0.phones.lexicographicallyPrecedes($1.phones) }) {
-            try aligner.startStream()
-            if let aligned = try aligner.phraseFrames(phones: spelling.phones, in: heard),
+            if let aligned = try aligner.phraseFrames(phones: spelling.phones, in: window),
                aligned.score > (best?.score ?? -.infinity) {
                 best = aligned
             }
