@@ -467,10 +467,10 @@ public final class WakeWordSpotter {
 
     /// Starts afresh as a newly made spotter would, also forgetting how the audio so far sounded
     /// (the front end's running cepstral mean and its estimate of the background noise, which
-    /// otherwise carry over; the verifier hears each window afresh anyway) and hissing from the start of the floor's
-    /// sequence again. For feeding unrelated recordings one after another, as benchmarks do:
-    /// each is then heard the same way whatever was heard before it. A device listening to one
-    /// room has no use for it.
+    /// otherwise carry over; the verifier hears each window afresh anyway) and hissing from the
+    /// start of the floor's sequence again. For feeding unrelated recordings one after another,
+    /// as benchmarks do: each is then heard the same way whatever was heard before it. A device
+    /// listening to one room has no use for it.
     public func startAfresh() throws(RecognitionError) {
         recent.removeAll(keepingCapacity: true)
         recentStart = samplesProcessed
