@@ -120,13 +120,21 @@ public struct WakeWordBenchmark: Sendable {
         return streams.filter { split == nil || $0.split == split }
     }
 
-    /// The file's size: its share of the run's work.
+    /// The file's size: its share of the run's work. A symbolic link counts as the recording it
+    /// points to (a corpus of links to another's files is a quick way to measure part of it), not
+    /// as the few bytes of the link itself, which would leave the bar standing still.
     static func byteCount(of url: URL) throws -> Int {
+        let path = url.resolvingSymlinksInPath().path
+        let size: Any?
         do {
-            return (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            size = try FileManager.default.attributesOfItem(atPath: path)[.size]
         } catch {
             throw WakeBenchmarkError("cannot read the size of \(url.path): \(error.localizedDescription)")
         }
+        guard let bytes = (size as? NSNumber)?.intValue else {
+            throw WakeBenchmarkError("cannot read the size of \(url.path): the file system gave none")
+        }
+        return bytes
     }
 
     static func split(of url: URL) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import HarkAudio
+@testable import HarkRuntime
 import HarkTestSupport
 import Testing
 
@@ -193,5 +194,24 @@ import Testing
         let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis"])
         #expect(outcome.status != 0)
         #expect(outcome.errors.contains("negatives has no WAV files"))
+    }
+
+    /// A corpus of symbolic links to another corpus's files (to measure part of it) shows its
+    /// progress by the recordings' sizes, not the links': by the links', ten minutes of speech
+    /// weighed as much as a three-second phrase and the bar stood still through the negatives.
+    @Test func aLinkedRecordingWeighsWhatTheRecordingDoes() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = try Self.corpus(in: directory)
+        let speech = corpus.appendingPathComponent("negatives/test-speech-000.wav")
+        let link = directory.appendingPathComponent("linked.wav")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: speech)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: speech.path)[.size] as? NSNumber).intValue
+        #expect(size > 100_000)
+        #expect(try WakeWordBenchmark.byteCount(of: link) == size)
+        #expect(try WakeWordBenchmark.byteCount(of: speech) == size)
+        #expect(throws: WakeBenchmarkError.self) {
+            try WakeWordBenchmark.byteCount(of: directory.appendingPathComponent("missing.wav"))
+        }
     }
 }
