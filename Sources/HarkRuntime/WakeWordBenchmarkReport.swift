@@ -49,8 +49,11 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var figures: [PhraseFigures] = []
     public var cpuPerSecondSpeech = 0.0
     public var cpuPerSecondQuiet = 0.0
-    /// What the listening spotter adds to the process's resident memory, and the process's peak.
+    /// What the listening spotter adds to the process's resident memory, measured before any
+    /// other spotter was made or any audio read; the process's peak by then (the program and one
+    /// spotter); and the benchmark's peak, every worker's spotter and audio included.
     public var spotterMegabytes = 0.0
+    public var listeningPeakMegabytes = 0.0
     public var peakResidentMegabytes = 0.0
     /// The acoustic model the spotter listened with.
     public var acousticModel = ""
@@ -157,7 +160,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         }
         lines.append(String(format: "CPU per audio second, listening for \"%@\": %.4f on speech, %.4f on quiet noise (one core)",
                             WakeWordBenchmark.words(phrases.first ?? ""), cpuPerSecondSpeech, cpuPerSecondQuiet))
-        lines.append(String(format: "memory: the spotter adds %.1f MB; the benchmark's peak %.1f MB", spotterMegabytes, peakResidentMegabytes))
+        lines.append(String(format: "memory: the spotter takes %.1f MB once made, the process %.1f MB with it alone; the benchmark's peak %.1f MB",
+                            spotterMegabytes, listeningPeakMegabytes, peakResidentMegabytes))
         if !acousticModel.isEmpty { lines.append("acoustic model: \(acousticModel)") }
         lines.append("noise floor: " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before the spotter", $0) } ?? "none added"))
         lines.append("noise suppression: " + (denoisesAbove.map { String(format: "while the room is louder than %g dBFS", $0) } ?? "never"))

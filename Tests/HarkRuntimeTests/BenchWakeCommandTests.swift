@@ -46,6 +46,31 @@ import Testing
         #expect(phrase["chosenOnTune"] == nil && phrase["atSetting"] != nil)
     }
 
+    /// Listening's cost is measured on one spotter alone in the process, before the workers make
+    /// theirs, and on the first negative heard when only tune files are.
+    @Test func theCostOfListeningIsMeasuredOnASpotterAloneEvenInATuneRun() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = try Self.corpus(in: directory)
+        let positives = corpus.appendingPathComponent("positives/jarvis/clean")
+        try FileManager.default.copyItem(at: positives.appendingPathComponent("test-4142863d.wav"),
+                                         to: positives.appendingPathComponent("tune-4142863d.wav"))
+        let json = directory.appendingPathComponent("wake.json")
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "tune",
+                                                 "--other-words", "none", "--json", json.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
+        #expect((figures["cpuPerSecondQuiet"] as? Double ?? 0) > 0)
+        // The spotter holds the acoustic model's tables: megabytes, not the few kilobytes it
+        // seemed to take when made after the audio was read.
+        let spotter = figures["spotterMegabytes"] as? Double ?? 0
+        let alone = figures["listeningPeakMegabytes"] as? Double ?? 0
+        let peak = figures["peakResidentMegabytes"] as? Double ?? 0
+        #expect(spotter > 5 && spotter < alone && alone <= peak, "spotter \(spotter), alone \(alone), peak \(peak)")
+        #expect(outcome.output.contains(String(format: "memory: the spotter takes %.1f MB once made, the process %.1f MB with it alone", spotter, alone)))
+    }
+
     @Test func printsMissesAndFalseAlarmsPerPhraseBesidePlainKeywordSpotting() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
