@@ -325,7 +325,7 @@ public struct WakeWordBenchmark: Sendable {
         let negatives = streams.filter { $0.family != nil }.sorted { $0.url.lastPathComponent < $1.url.lastPathComponent }
         guard let stream = negatives.first(where: { $0.split == "test" }) ?? negatives.first else { return ListeningCost() }
         // Made before the audio is read: the pages a read frees stay resident, and the spotter
-        // would be counted in them (0.2 MB for a spotter that holds tens).
+        // would be counted in them (0.2 MB for a spotter that holds about 13).
         var cost = ListeningCost()
         let residentBefore = ProcessClock.residentMegabytes()
         let spotter = try WakeWordSpotter(configuration: listening())

@@ -62,7 +62,7 @@ import Testing
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
         #expect((figures["cpuPerSecondQuiet"] as? Double ?? 0) > 0)
-        // The spotter holds the acoustic model's tables: megabytes, not the few kilobytes it
+        // The spotter holds the acoustic model's tables: megabytes, not the fraction of one it
         // seemed to take when made after the audio was read.
         let spotter = figures["spotterMegabytes"] as? Double ?? 0
         let alone = figures["listeningPeakMegabytes"] as? Double ?? 0
