@@ -342,7 +342,6 @@ public struct WakeWordBenchmark: Sendable {
             }
             cost[keyPath: keyPath] = (ProcessClock.cpuSeconds() - before) / (Double(audio.count) / Double(PipelineAudio.sampleRate))
         }
-        withExtendedLifetime(spotter) {}
         return cost
     }
 
