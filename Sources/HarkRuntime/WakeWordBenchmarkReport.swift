@@ -23,6 +23,9 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
 
     public struct PhraseFigures: Sendable, Codable {
         public var phrase: String
+        /// The files the figures count: "test", or "tune" when only tune files were heard (a
+        /// `--split tune` run), whose figures are then no measure on other speakers.
+        public var split = "test"
         /// Hours of test (and tune) negatives measured for this phrase: every negative file but
         /// the phrase's own family, counted as audio.
         public var testHours = 0.0
@@ -32,9 +35,10 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         /// Hark at the benchmark's sensitivity.
         public var atSetting = Point(threshold: 0)
         /// Hark at the loosest threshold with no false alarm on the tune negatives; nil when none
-        /// were heard (--split test), as nothing was chosen on them.
+        /// were heard (--split test), as nothing was chosen on them, and when the figures are the
+        /// tune files' own.
         public var chosenOnTune: Point? = nil
-        /// Hark at the loosest threshold with at most one false alarm per 10 hours of test
+        /// Hark at the loosest threshold with at most one false alarm per 10 hours of the counted
         /// negatives (chosen on the figures it reports: a bound, not a setting).
         public var bestAtOnePer10Hours = Point(threshold: 0)
         /// Plain keyword spotting: likelihood ratio at pocketsphinx's default threshold (1).
@@ -79,8 +83,14 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         figures = phrases.map(figures(for:))
     }
 
+    /// The split the figures count: the test files, or the tune files when no test file was heard.
+    var measuredSplit: String {
+        positives.contains { $0.split == "test" } || negativeFiles.contains { $0.split == "test" } ? "test" : "tune"
+    }
+
     func figures(for phrase: String) -> PhraseFigures {
         var figures = PhraseFigures(phrase: phrase)
+        figures.split = measuredSplit
         let own = "wake-" + phrase
         let measured = negativeFiles.filter { $0.family != own }
         let testFiles = Set(measured.filter { $0.split == "test" }.map(\.file))
@@ -88,13 +98,16 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         figures.testHours = measured.filter { $0.split == "test" }.map(\.seconds).reduce(0, +) / 3600
         figures.tuneHours = measured.filter { $0.split == "tune" }.map(\.seconds).reduce(0, +) / 3600
         let alarms = negatives.filter { $0.phrase == phrase }
-        let test = alarms.filter { testFiles.contains($0.file) }
         let tune = alarms.filter { tuneFiles.contains($0.file) }
-        let recordings = positives.filter { $0.phrase == phrase && $0.split == "test" }
+        // The negatives and recordings counted: the test files', or the tune files' in a tune run.
+        let countsTune = figures.split == "tune"
+        let counted = countsTune ? tune : alarms.filter { testFiles.contains($0.file) }
+        let hours = countsTune ? figures.tuneHours : figures.testHours
+        let recordings = positives.filter { $0.phrase == phrase && $0.split == figures.split }
         for recording in recordings where recording.best == nil {
             figures.neverProposed[recording.condition, default: 0] += 1
         }
-        let allowed = Int(figures.testHours / 10)
+        let allowed = Int(hours / 10)
 
         func point(_ threshold: Double, _ value: (WakeWordBenchmark.Positive) -> Double?,
                    _ alarm: (WakeWordBenchmark.Candidate) -> Double) -> Point {
@@ -104,8 +117,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
                 if (value(recording) ?? -.infinity) < threshold { point.missed[recording.condition, default: 0] += 1 }
                 else { point.missed[recording.condition, default: 0] += 0 }
             }
-            point.falseAlarms = test.filter { alarm($0) >= threshold }.count
-            point.falseAlarmsPer10Hours = figures.testHours > 0 ? 10 * Double(point.falseAlarms) / figures.testHours : 0
+            point.falseAlarms = counted.filter { alarm($0) >= threshold }.count
+            point.falseAlarmsPer10Hours = hours > 0 ? 10 * Double(point.falseAlarms) / hours : 0
             return point
         }
         /// Just above the (k+1)-th highest value: at most k of them reach it.
@@ -116,12 +129,12 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         let confidence: (WakeWordBenchmark.Positive) -> Double? = { $0.best?.confidence }
         let ratio: (WakeWordBenchmark.Positive) -> Double? = { $0.bestRatio }
         figures.atSetting = point(threshold, confidence, \.confidence)
-        if figures.tuneHours > 0 {
+        if figures.tuneHours > 0 && !countsTune {
             figures.chosenOnTune = point(loosest(tune.map(\.confidence), allowing: 0), confidence, \.confidence)
         }
-        figures.bestAtOnePer10Hours = point(loosest(test.map(\.confidence), allowing: allowed), confidence, \.confidence)
+        figures.bestAtOnePer10Hours = point(loosest(counted.map(\.confidence), allowing: allowed), confidence, \.confidence)
         figures.baselineDefault = point(0, ratio, \.ratio)
-        figures.baselineBestAtOnePer10Hours = point(loosest(test.map(\.ratio), allowing: allowed), ratio, \.ratio)
+        figures.baselineBestAtOnePer10Hours = point(loosest(counted.map(\.ratio), allowing: allowed), ratio, \.ratio)
         return figures
     }
 
@@ -141,14 +154,19 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         let header = String(repeating: " ", count: Self.labelWidth + 2) + conditions.map { $0.padding(toLength: 17, withPad: " ", startingAt: 0) }.joined(separator: " ")
             + " false alarms  per 10 h"
         for phrase in figures {
-            lines.append(String(format: "\"%@\": test negatives %.2f h (tune %.2f h); never proposed: %@", WakeWordBenchmark.words(phrase.phrase),
-                                phrase.testHours, phrase.tuneHours,
-                                conditions.map { "\($0) \(phrase.neverProposed[$0] ?? 0)" }.joined(separator: ", ")))
+            let neverProposed = "never proposed: " + conditions.map { "\($0) \(phrase.neverProposed[$0] ?? 0)" }.joined(separator: ", ")
+            let countsTune = phrase.split == "tune"
+            lines.append(String(format: "\"%@\": ", WakeWordBenchmark.words(phrase.phrase)) + (countsTune
+                ? String(format: "tune negatives %.2f h; the tune files' own figures, as no test file was heard; ", phrase.tuneHours)
+                : String(format: "test negatives %.2f h (tune %.2f h); ", phrase.testHours, phrase.tuneHours)) + neverProposed)
             lines.append(header)
+            let chosen: (String, Point?)? = countsTune ? nil : phrase.chosenOnTune.map { ("Hark, chosen on tune (odds \(odds($0.threshold)))", $0) }
+                ?? ("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them", nil)
+            // A tune run has no row chosen on tune: it would be its own figures again.
             let rows: [(String, Point?)] = [
                 (String(format: "Hark, sensitivity %.2f (odds %@)", sensitivity, odds(threshold)), phrase.atSetting),
-                phrase.chosenOnTune.map { ("Hark, chosen on tune (odds \(odds($0.threshold)))", $0) }
-                    ?? ("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them", nil),
+                chosen,
+            ].compactMap { $0 } + [
                 ("Hark, best at <=1/10 h (odds \(odds(phrase.bestAtOnePer10Hours.threshold)))", phrase.bestAtOnePer10Hours),
                 ("plain keyword search, threshold 1", phrase.baselineDefault),
                 ("plain, best at <=1/10 h (1e\(odds(phrase.baselineBestAtOnePer10Hours.threshold)))", phrase.baselineBestAtOnePer10Hours),

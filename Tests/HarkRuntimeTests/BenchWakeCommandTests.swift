@@ -71,6 +71,31 @@ import Testing
         #expect(outcome.output.contains(String(format: "memory: the spotter takes %.1f MB once made, the process %.1f MB with it alone", spotter, alone)))
     }
 
+    /// A run of the tune files alone prints their figures (it printed the empty test split's: 0/0).
+    @Test func aTuneRunPrintsTheTuneFilesFigures() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = try Self.corpus(in: directory)
+        let positives = corpus.appendingPathComponent("positives/jarvis/clean")
+        try FileManager.default.moveItem(at: positives.appendingPathComponent("test-4142863d.wav"),
+                                         to: positives.appendingPathComponent("tune-4142863d.wav"))
+        let json = directory.appendingPathComponent("wake.json")
+        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "tune",
+                                                 "--other-words", "none", "--json", json.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        // 20 s of tune negatives, in hours.
+        #expect(outcome.output.contains("\"jarvis\": tune negatives 0.01 h; the tune files' own figures, as no test file was heard"))
+        let setting = try #require(outcome.output.split(separator: "\n").first { $0.contains("Hark, sensitivity 0.50") })
+        // The one tune recording is counted, found (this "jarvis" is clear) or not.
+        #expect(setting.contains("/1 "), "\(setting)")
+        #expect(!outcome.output.contains("Hark, chosen on tune"))
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let phrase = try #require((figures["figures"] as? [[String: Any]])?.first)
+        #expect(phrase["split"] as? String == "tune")
+        let atSetting = try #require(phrase["atSetting"] as? [String: Any])
+        #expect((atSetting["recordings"] as? [String: Int]) == ["clean": 1])
+    }
+
     @Test func printsMissesAndFalseAlarmsPerPhraseBesidePlainKeywordSpotting() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
