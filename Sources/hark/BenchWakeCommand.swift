@@ -110,6 +110,8 @@ struct BenchWake: ParsableCommand {
             benchmark.meanGate = try meanGateLevel(meanGate)
             benchmark.denoisesAbove = try denoisingLevel(denoiseAbove)
             benchmark.otherWords = try RecognizerOptions.otherWordsListOrInstalled(otherWords)
+            // Before the bar: the cost is measured first, on one spotter alone, and takes a while.
+            printError("hark: measuring what listening costs (one spotter, ten minutes of speech and one of quiet; about half a minute)")
             let bar = ProgressBar(label: "audio")
             let report = try benchmark.run { progress in
                 bar.show(fraction: progress.fraction, detail: progress.summary)

@@ -69,6 +69,7 @@ import Testing
         let peak = figures["peakResidentMegabytes"] as? Double ?? 0
         #expect(spotter > 5 && spotter < alone && alone <= peak, "spotter \(spotter), alone \(alone), peak \(peak)")
         #expect(outcome.output.contains(String(format: "memory: the spotter takes %.1f MB once made, the process %.1f MB with it alone", spotter, alone)))
+        #expect(outcome.errors.contains("hark: measuring what listening costs"))
     }
 
     /// A run of the tune files alone prints their figures (it printed the empty test split's: 0/0).
