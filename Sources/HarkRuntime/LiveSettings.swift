@@ -36,6 +36,11 @@ public struct LiveSettings: Sendable, Equatable {
     /// nil for the installed list, models/other-words.txt, which `readWakeOtherWords(models:)`
     /// reads; empty never to check.
     public var wakeOtherWords: [String]?
+    /// The adaptation of the acoustic model the wake word is listened for through
+    /// (`WakeWordConfiguration.acousticTransform`), nil for Debian's model as it is. The commands
+    /// that listen give it the recogniser's: models/en-us.mllr, unless `--acoustic-adaptation`
+    /// names another or none.
+    public var wakeAcousticTransform: URL?
     public var acknowledgement = Acknowledgement.chime
     /// Quiet (s) that ends what someone says.
     public var endSilence = 0.6
@@ -73,6 +78,7 @@ public struct LiveSettings: Sendable, Equatable {
         configuration.pronunciations = wakePronunciations
         configuration.denoisesAbove = wakeDenoisesAbove
         configuration.otherWords = wakeOtherWords ?? []
+        configuration.acousticTransform = wakeAcousticTransform
         return configuration
     }
 

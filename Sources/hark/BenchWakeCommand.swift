@@ -35,7 +35,7 @@ struct BenchWake: ParsableCommand {
     @Option(help: ArgumentHelp("A verifier to measure instead of the shipped one (JSON, as bench/fit-wake-verifier.py writes).", valueName: "file"))
     var verifier: String?
 
-    @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates). Without it, Debian's model as it is, as the wake word listens today; the verifier's features move with the model, so measure it with a verifier fitted through the same adaptation.", valueName: "file"))
+    @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates), or none for Debian's model as it is. Without it, the installed models/en-us.mllr, as hark listen does.", valueName: "file|none"))
     var acousticAdaptation: String?
 
     @Option(parsing: .unconditional,
@@ -76,7 +76,9 @@ struct BenchWake: ParsableCommand {
         if let otherWords { _ = try RecognizerOptions.otherWordsList(otherWords) }
         guard proposalThreshold.isFinite else { throw ValidationError("--proposal-threshold \(proposalThreshold) is not a number") }
         guard WakeWordSpotter.isSearchBeam(searchBeam) else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
-        if let acousticAdaptation { try RecognizerOptions.requireReadableAdaptation(acousticAdaptation) }
+        if let acousticAdaptation, acousticAdaptation != "none" {
+            try RecognizerOptions.requireReadableAdaptation(acousticAdaptation, alternative: ", or none")
+        }
         _ = try noiseFloorLevel(noiseFloor)
         _ = try meanGateLevel(meanGate)
         _ = try denoisingLevel(denoiseAbove)
@@ -103,7 +105,11 @@ struct BenchWake: ParsableCommand {
             words.otherPhrases = phrases.dropFirst().map(WakeWordBenchmark.words)
             try Pronouncer.pronounceMissingWords(of: &words, models: HarkPaths.modelsDirectory())
             benchmark.pronunciations = words.pronunciations
-            benchmark.acousticTransform = acousticAdaptation.map { URL(fileURLWithPath: $0) }
+            switch acousticAdaptation {
+            case nil: benchmark.acousticTransform = HarkPaths.acousticTransform(in: HarkPaths.modelsDirectory())
+            case "none": benchmark.acousticTransform = nil
+            case let file?: benchmark.acousticTransform = URL(fileURLWithPath: file)
+            }
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             benchmark.searchBeam = searchBeam
             benchmark.proposalThreshold = proposalThreshold

@@ -212,7 +212,7 @@ struct Listen: AsyncParsableCommand {
         if let saveUtterances { settings.utteranceDirectory = URL(fileURLWithPath: saveUtterances) }
         if let whileSpeaking, let choice = LiveSettings.WhileSpeaking(rawValue: whileSpeaking) { settings.whileSpeaking = choice }
         if let problem = settings.problems().first { throw ValidationError(problem) }
-        try settings.prepareWakeWord()
+        try settings.prepareWakeWord(recognizer: recognizer)
         return settings
     }
 

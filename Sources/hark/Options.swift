@@ -223,11 +223,22 @@ func settingsFile(_ config: String?) throws -> HarkConfigFile {
 }
 
 extension LiveSettings {
+    /// The wake word hears through the recogniser's adaptation: the installed models/en-us.mllr,
+    /// or what `--acoustic-adaptation` chose (a file, or none for Debian's model as it is).
+    mutating func chooseWakeAdaptation(_ recognizer: RecognizerOptions?) {
+        var chosen = RecognizerConfiguration()
+        chosen.acousticTransform = HarkPaths.acousticTransform(in: HarkPaths.modelsDirectory())
+        recognizer?.chooseAdaptation(&chosen)
+        wakeAcousticTransform = chosen.acousticTransform
+    }
+
     /// Makes the wake word ready to listen for: gives the phrase's words the dictionary lacks a
     /// pronunciation (the project's lexicon, else espeak-ng), or refuses a phrase that cannot be
-    /// pronounced; and reads the installed other words unless the settings named a list.
-    mutating func prepareWakeWord() throws {
+    /// pronounced; reads the installed other words unless the settings named a list; and listens
+    /// through the adaptation `recognizer` chose (`chooseWakeAdaptation`).
+    mutating func prepareWakeWord(recognizer: RecognizerOptions? = nil) throws {
         let models = HarkPaths.modelsDirectory()
+        chooseWakeAdaptation(recognizer)
         do {
             try pronounceWakePhrase(models: models)
         } catch {

@@ -75,6 +75,7 @@ struct Serve: AsyncParsableCommand {
             var live = try HarkConfigFile.load().live
             try live.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
             try live.readWakeOtherWords(models: HarkPaths.modelsDirectory())
+            live.chooseWakeAdaptation(recognizer)
             let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord,
                                                 roomsWindow: roomsWindow)
             let server = try await WyomingServer.bind(endpoint, serving: hark, logger: logger)

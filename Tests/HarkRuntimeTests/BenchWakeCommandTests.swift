@@ -40,6 +40,8 @@ import Testing
         #expect(outcome.output.contains("Hark, chosen on tune: no tune negatives were heard, so no threshold was chosen on them"))
         #expect(!outcome.output.contains("Hark, chosen on tune (odds"))
         #expect(outcome.output.contains("Hark, best at <=1/10 h"))
+        // As hark listen hears the wake word: through the installed adaptation.
+        #expect(outcome.output.contains("acoustic model: en-us adapted by \(Fixtures.root.appendingPathComponent("models/en-us.mllr").path)"))
         // The report holds no threshold chosen on tune either, rather than one every candidate passes.
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         let phrase = try #require((figures["figures"] as? [[String: Any]])?.first)
@@ -57,8 +59,9 @@ import Testing
                                          to: positives.appendingPathComponent("tune-4142863d.wav"))
         let json = directory.appendingPathComponent("wake.json")
         let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "tune",
-                                                 "--other-words", "none", "--json", json.path])
+                                                 "--other-words", "none", "--acoustic-adaptation", "none", "--json", json.path])
         #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("acoustic model: en-us as Debian ships it"))
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
         #expect((figures["cpuPerSecondQuiet"] as? Double ?? 0) > 0)

@@ -67,6 +67,14 @@ struct HarkConfigFileTests {
         #expect(uninstalled.wakeWord.otherWords.isEmpty)
     }
 
+    @Test func theWakeWordListensThroughTheAdaptationItIsGiven() {
+        var settings = LiveSettings()
+        #expect(settings.wakeWord.acousticTransform == nil)
+        let adaptation = Fixtures.root.appendingPathComponent("models/en-us.mllr")
+        settings.wakeAcousticTransform = adaptation
+        #expect(settings.wakeWord.acousticTransform == adaptation)
+    }
+
     @Test func theRecogniserSearchesTheInstalledOtherWordsUnlessToldNever() throws {
         let models = Fixtures.root.appendingPathComponent("models")
         let installed = try OtherWords.read(models.appendingPathComponent("other-words.txt"))
