@@ -71,7 +71,7 @@ struct RecognizerOptions: ParsableArguments {
     var decoderLog: String?
 
     @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as `make adapt` estimates), or \"none\" for Debian's model as it is.",
-                               discussion: "Defaults to models/en-us.mllr when the models folder has one.",
+                               discussion: "Defaults to models/en-us.mllr when the models folder has one. The wake word listens through the same.",
                                valueName: "file"))
     var acousticAdaptation: String?
 
