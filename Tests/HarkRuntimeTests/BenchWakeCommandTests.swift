@@ -48,21 +48,28 @@ import Testing
         #expect(phrase["chosenOnTune"] == nil && phrase["atSetting"] != nil)
     }
 
-    /// Listening's cost is measured on one spotter alone in the process, before the workers make
-    /// theirs, and on the first negative heard when only tune files are.
-    @Test func theCostOfListeningIsMeasuredOnASpotterAloneEvenInATuneRun() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let corpus = try Self.corpus(in: directory)
+    /// `hark bench-wake --split tune` on `corpus(in:)` with its "jarvis" copied to a tune file,
+    /// checked against no other words; its output and its JSON report.
+    static func tuneRun(in directory: URL, arguments: [String] = []) throws -> (outcome: CommandLineTests.Outcome, figures: [String: Any]) {
+        let corpus = try corpus(in: directory)
         let positives = corpus.appendingPathComponent("positives/jarvis/clean")
         try FileManager.default.copyItem(at: positives.appendingPathComponent("test-4142863d.wav"),
                                          to: positives.appendingPathComponent("tune-4142863d.wav"))
         let json = directory.appendingPathComponent("wake.json")
         let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "tune",
-                                                 "--other-words", "none", "--acoustic-adaptation", "none", "--json", json.path])
+                                                 "--other-words", "none", "--json", json.path] + arguments)
         #expect(outcome.status == 0, "stderr: \(outcome.errors)")
-        #expect(outcome.output.contains("acoustic model: en-us as Debian ships it"))
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        return (outcome, figures)
+    }
+
+    /// Listening's cost is measured on one spotter alone in the process, before the workers make
+    /// theirs, and on the first negative heard when only tune files are.
+    @Test func theCostOfListeningIsMeasuredOnASpotterAloneEvenInATuneRun() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (outcome, figures) = try Self.tuneRun(in: directory, arguments: ["--acoustic-adaptation", "none"])
+        #expect(outcome.output.contains("acoustic model: en-us as Debian ships it"))
         #expect((figures["cpuPerSecondSpeech"] as? Double ?? 0) > 0)
         #expect((figures["cpuPerSecondQuiet"] as? Double ?? 0) > 0)
         // The spotter holds the acoustic model's tables: megabytes, not the fraction of one it
@@ -79,21 +86,13 @@ import Testing
     @Test func aTuneRunPrintsTheTuneFilesFigures() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let corpus = try Self.corpus(in: directory)
-        let positives = corpus.appendingPathComponent("positives/jarvis/clean")
-        try FileManager.default.moveItem(at: positives.appendingPathComponent("test-4142863d.wav"),
-                                         to: positives.appendingPathComponent("tune-4142863d.wav"))
-        let json = directory.appendingPathComponent("wake.json")
-        let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis", "--split", "tune",
-                                                 "--other-words", "none", "--json", json.path])
-        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        let (outcome, figures) = try Self.tuneRun(in: directory)
         // 20 s of tune negatives, in hours.
         #expect(outcome.output.contains("\"jarvis\": tune negatives 0.01 h; the tune files' own figures, as no test file was heard"))
         let setting = try #require(outcome.output.split(separator: "\n").first { $0.contains("Hark, sensitivity 0.50") })
         // The one tune recording is counted, found (this "jarvis" is clear) or not.
         #expect(setting.contains("/1 "), "\(setting)")
         #expect(!outcome.output.contains("Hark, chosen on tune"))
-        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         let phrase = try #require((figures["figures"] as? [[String: Any]])?.first)
         #expect(phrase["split"] as? String == "tune")
         let atSetting = try #require(phrase["atSetting"] as? [String: Any])
