@@ -65,6 +65,9 @@ public struct EchoBenchmark {
     /// Common words a likely wake word is checked against, as `hark listen` checks it
     /// (`WakeWordConfiguration.otherWords`); none: not checked.
     public var otherWords: [String] = []
+    /// The adaptation of the acoustic model the spotter hears through, as `hark listen`'s wake
+    /// word does (`WakeWordConfiguration.acousticTransform`); nil: Debian's model as it is.
+    public var acousticTransform: URL?
 
     public init(recordings: [URL]) {
         self.recordings = recordings
@@ -76,6 +79,7 @@ public struct EchoBenchmark {
         let echoOfReply = SimulatedRoom(delay: 592, gain: 1).heard(spoken)
         var listening = WakeWordConfiguration(keyPhrase: "jarvis")
         listening.otherWords = otherWords
+        listening.acousticTransform = acousticTransform
         let spotter = try WakeWordSpotter(configuration: listening)
         let echoPath = try EchoPath()
         // Each person's recording, read once for every level, and where the phrase ends in it,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HarkAudio
 import HarkSpeech
 import HarkVoice
@@ -26,6 +26,8 @@ public struct OwnVoiceBenchmark {
     /// Common words a likely wake word is checked against, as `hark listen` checks it
     /// (`WakeWordConfiguration.otherWords`); none: not checked.
     public var otherWords: [String] = []
+    /// The adaptation of the acoustic model both spotters hear through (nil: Debian's model).
+    public var acousticTransform: URL?
 
     public init(minutes: Double) {
         self.minutes = minutes
@@ -62,6 +64,7 @@ public struct OwnVoiceBenchmark {
         // One spotter hears the replies as they come in, the other what the echo path leaves.
         var listening = WakeWordConfiguration(keyPhrase: wakePhrase)
         listening.otherWords = otherWords
+        listening.acousticTransform = acousticTransform
         let raw = try WakeWordSpotter(configuration: listening)
         let spotter = try WakeWordSpotter(configuration: listening)
         let echo = try EchoPath()

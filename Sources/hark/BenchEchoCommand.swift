@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HarkAudio
 import HarkRuntime
+import HarkSpeech
 
 /// `hark bench-echo`: wake words said while Hark speaks, with and without the echo canceller.
 struct BenchEcho: AsyncParsableCommand {
@@ -16,7 +17,9 @@ struct BenchEcho: AsyncParsableCommand {
         (its delay estimated from the audio). Prints wakes found each way, the echo return loss \
         enhancement, and how often Hark's own voice woke it. The spotter checks a likely wake \
         word against the installed common words (models/other-words.txt), as hark listen does \
-        (--other-words chooses another list, or none). \
+        (--other-words chooses another list, or none), and hears through the installed \
+        adaptation of the acoustic model (models/en-us.mllr; --acoustic-adaptation chooses another, \
+        or none). \
         With --noise, household noise goes on throughout. make bench-echo runs it on the test \
         recordings of make bench-wake's corpus, in a quiet room and with household noise at 10 dB.
         """)
@@ -42,8 +45,14 @@ struct BenchEcho: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check a likely wake word against these common words (one a line), or none not to. Without it, the installed models/other-words.txt, as hark listen does.", valueName: "file|none"))
     var otherWords: String?
 
+    @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates), or none for Debian's model as it is. Without it, the installed models/en-us.mllr, as hark listen does.", valueName: "file|none"))
+    var acousticAdaptation: String?
+
     func validate() throws {
         if let otherWords { _ = try RecognizerOptions.otherWordsList(otherWords) }
+        if let acousticAdaptation, acousticAdaptation != "none" {
+            try RecognizerOptions.requireReadableAdaptation(acousticAdaptation, alternative: ", or none")
+        }
     }
 
     func run() async throws {
@@ -87,6 +96,9 @@ struct BenchEcho: AsyncParsableCommand {
         benchmark.otherWords = otherWords
         print(otherWords.isEmpty ? "the wake word is not checked against other words"
                                  : "the wake word is checked against \(otherWords.count) other words")
+        let acousticTransform = RecognizerOptions.adaptationOrInstalled(acousticAdaptation)
+        benchmark.acousticTransform = acousticTransform
+        print("acoustic model: \(AcousticTransform.modelDescription(acousticTransform))")
         if !noiseFiles.isEmpty {
             print("household noise at \(String(format: "%g", noiseSnr)) dB below the person: \(noiseFiles.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))")
         }
@@ -100,6 +112,7 @@ struct BenchEcho: AsyncParsableCommand {
             if ownVoiceMinutes > 0 {
                 var ownVoiceBenchmark = OwnVoiceBenchmark(minutes: ownVoiceMinutes)
                 ownVoiceBenchmark.otherWords = otherWords
+                ownVoiceBenchmark.acousticTransform = acousticTransform
                 let ownVoice = try await ownVoiceBenchmark.run { FileHandle.standardError.write(Data("\r\($0)   ".utf8)) }
                 printError("")
                 print(OwnVoiceBenchmark.table(ownVoice))

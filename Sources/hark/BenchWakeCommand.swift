@@ -105,11 +105,7 @@ struct BenchWake: ParsableCommand {
             words.otherPhrases = phrases.dropFirst().map(WakeWordBenchmark.words)
             try Pronouncer.pronounceMissingWords(of: &words, models: HarkPaths.modelsDirectory())
             benchmark.pronunciations = words.pronunciations
-            switch acousticAdaptation {
-            case nil: benchmark.acousticTransform = HarkPaths.acousticTransform(in: HarkPaths.modelsDirectory())
-            case "none": benchmark.acousticTransform = nil
-            case let file?: benchmark.acousticTransform = URL(fileURLWithPath: file)
-            }
+            benchmark.acousticTransform = RecognizerOptions.adaptationOrInstalled(acousticAdaptation)
             benchmark.noiseFloor = try noiseFloorLevel(noiseFloor)
             benchmark.searchBeam = searchBeam
             benchmark.proposalThreshold = proposalThreshold

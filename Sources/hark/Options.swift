@@ -146,6 +146,17 @@ struct RecognizerOptions: ParsableArguments {
         }
     }
 
+    /// What a wake-word benchmark's --acoustic-adaptation (`option`) chose: a file, none (nil:
+    /// Debian's model as it is), or, without the option, the installed models/en-us.mllr, as
+    /// `hark listen` hears through.
+    static func adaptationOrInstalled(_ option: String?) -> URL? {
+        switch option {
+        case nil: HarkPaths.acousticTransform(in: HarkPaths.modelsDirectory())
+        case "none": nil
+        case let file?: URL(fileURLWithPath: file)
+        }
+    }
+
     /// The adaptation chosen with --acoustic-adaptation over what the models folder ships.
     func chooseAdaptation(_ configuration: inout RecognizerConfiguration) {
         switch acousticAdaptation {

@@ -165,18 +165,22 @@ import Testing
     }
 
     /// `hark bench-echo` on the same real "jarvis": found in a quiet room, and the echo of Hark's
-    /// reply cut by the canceller at every level, with the wake word checked against the installed
-    /// other words and without.
+    /// reply cut by the canceller at every level, as `hark listen` hears (checked against the
+    /// installed other words, through the installed adaptation) and with neither.
     @Test(arguments: [nil, "none"])
-    func benchEchoPrintsWakesFoundEachWayAndTheEchoTakenOut(_ otherWords: String?) throws {
+    func benchEchoPrintsWakesFoundEachWayAndTheEchoTakenOut(_ otherWordsAndAdaptation: String?) throws {
         let corpus = try Self.corpus(in: try temporaryDirectory())
         let outcome = try CommandLineTests.hark(["bench-echo", corpus.appendingPathComponent("positives/jarvis/clean").path]
-                                                + (otherWords.map { ["--other-words", $0] } ?? []))
+                                                + (otherWordsAndAdaptation.map { ["--other-words", $0, "--acoustic-adaptation", $0] } ?? []))
         #expect(outcome.status == 0, "\(outcome.errors)")
         let lines = outcome.output.split(separator: "\n")
-        #expect(lines.first == (otherWords == nil ? "the wake word is checked against 500 other words"
-                                                  : "the wake word is not checked against other words"), "\(outcome.output)")
-        let rows = lines.dropFirst(2).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let asListenHears = otherWordsAndAdaptation == nil
+        #expect(lines.first == (asListenHears ? "the wake word is checked against 500 other words"
+                                              : "the wake word is not checked against other words"), "\(outcome.output)")
+        #expect(lines.dropFirst().first.map(String.init)
+                == (asListenHears ? "acoustic model: en-us adapted by \(Fixtures.root.appendingPathComponent("models/en-us.mllr").path)"
+                                  : "acoustic model: en-us as Debian ships it"), "\(outcome.output)")
+        let rows = lines.dropFirst(3).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
         #expect(rows.map { $0.first } == ["+0 dB", "-6 dB", "-12 dB"], "\(outcome.output)")
         for row in rows {
             #expect(row[1] == "1/1", "\(row)")
@@ -192,9 +196,12 @@ import Testing
                 #expect(median >= 0 && median <= 400, "\(row)")
             }
         }
-        guard otherWords == nil else { return }
+        guard asListenHears else { return }
         let unreadable = try CommandLineTests.hark(["bench-echo", "/nonexistent/jarvis", "--other-words", "/nonexistent/words.txt"])
         #expect(unreadable.status != 0 && unreadable.errors.contains("--other-words:"), "\(unreadable.errors)")
+        let noAdaptation = try CommandLineTests.hark(["bench-echo", "/nonexistent/jarvis", "--acoustic-adaptation", "/nonexistent/en-us.mllr"])
+        #expect(noAdaptation.status != 0 && noAdaptation.errors.contains("--acoustic-adaptation: cannot read /nonexistent/en-us.mllr"),
+                "\(noAdaptation.errors)")
         let missing = try CommandLineTests.hark(["bench-echo", "/nonexistent/jarvis"])
         #expect(missing.status != 0 && missing.errors.contains("/nonexistent/jarvis does not exist"), "\(missing.errors)")
     }
@@ -213,8 +220,8 @@ import Testing
         let outcome = try CommandLineTests.hark(["bench-echo", recordings, "--noise", noise.path, "--noise-snr", "5"])
         #expect(outcome.status == 0, "\(outcome.errors)")
         let lines = outcome.output.split(separator: "\n")
-        #expect(lines.dropFirst().first == "household noise at 5 dB below the person: hiss.wav", "\(outcome.output)")
-        let rows = lines.dropFirst(3).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(lines.dropFirst(2).first == "household noise at 5 dB below the person: hiss.wav", "\(outcome.output)")
+        let rows = lines.dropFirst(4).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
         #expect(rows.map { $0.first } == ["+0 dB", "-6 dB", "-12 dB"], "\(outcome.output)")
         for row in rows {
             let enhancement = Double(row[4].replacingOccurrences(of: " dB", with: "")) ?? 99
