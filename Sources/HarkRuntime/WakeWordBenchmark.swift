@@ -19,8 +19,10 @@ public import HarkSpeech
 /// for its phrase, overlapping its recording, reaches it; on negatives, overlapping candidates
 /// for a phrase are one false alarm, judged by the best.
 ///
-/// The baseline is plain keyword spotting: the same search's likelihood ratio (not per frame,
-/// no second look) at pocketsphinx's default threshold, 1, and at its own best threshold.
+/// Beside Hark's rows, its first search alone: the same search's likelihood ratio (not per frame,
+/// no second look) at pocketsphinx's default threshold, 1, and at its own best threshold. With
+/// `baseline`, every stream is also heard by plain pocketsphinx (`PlainKeywordSpotter`: Debian's
+/// model, its defaults, none of Hark's front end), in the same run.
 public struct WakeWordBenchmark: Sendable {
     public var corpus: URL
     public var phrases: [String]
@@ -45,6 +47,8 @@ public struct WakeWordBenchmark: Sendable {
     public var denoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
     /// Common words candidates are checked against (`WakeWordConfiguration.otherWords`).
     public var otherWords: [String] = []
+    /// Also hear every stream with plain pocketsphinx's keyword search (`PlainKeywordSpotter`).
+    public var baseline = false
 
     public init(corpus: URL, phrases: [String], verifier: WakeWordVerifierModel, sensitivity: Double, jobs: Int,
                 split: String? = nil) {
@@ -79,6 +83,17 @@ public struct WakeWordBenchmark: Sendable {
         public var best: Candidate?
         /// The best likelihood ratio of any candidate for its phrase that overlapped it (log10).
         public var bestRatio: Double?
+        /// Whether plain pocketsphinx's keyword search reported the phrase; nil without the baseline.
+        public var plainFound: Bool?
+    }
+
+    /// A phrase plain pocketsphinx's keyword search reported on a negative file.
+    public struct PlainAlarm: Sendable, Codable {
+        public var phrase: String
+        public var file: String
+        public var split: String
+        /// Seconds into the file where the piece that brought it ended.
+        public var end: Double
     }
 
     struct Stream: Sendable {
@@ -94,6 +109,7 @@ public struct WakeWordBenchmark: Sendable {
         var stream: Stream
         var candidates: [Candidate] = []
         var positives: [Positive] = []
+        var plainAlarms: [PlainAlarm] = []
         var seconds = 0.0
     }
 
@@ -163,7 +179,7 @@ public struct WakeWordBenchmark: Sendable {
         return configuration
     }
 
-    func run(_ stream: Stream, spotter: WakeWordSpotter) throws -> StreamOutcome {
+    func run(_ stream: Stream, spotter: WakeWordSpotter, plain: PlainKeywordSpotter?) throws -> StreamOutcome {
         var outcome = StreamOutcome(stream: stream)
         let samples = try WAVFile.read(contentsOf: stream.url).pipelineSamples()
         // Every stream is heard from the same starting point, so the figures do not depend on
@@ -187,13 +203,47 @@ public struct WakeWordBenchmark: Sendable {
                           confidence: event.best.confidence, evidence: event.best.evidence)
             }
         }
+        let plainAlarms = try plain.map { (plain) throws in
+            try Self.plainDetections(in: samples, heardAfterItsRoom: stream.phrase != nil, by: plain).map {
+                PlainAlarm(phrase: $0.phrase.replacingOccurrences(of: " ", with: "-"), file: file, split: stream.split, end: $0.seconds)
+            }
+        }
         if let phrase = stream.phrase, let condition = stream.condition {
             let own = outcome.candidates.filter { $0.phrase == phrase }
             outcome.positives = [Positive(phrase: phrase, condition: condition, file: file, split: stream.split,
-                                          best: own.max { ($0.confidence, $0.score) < ($1.confidence, $1.score) }, bestRatio: own.map(\.ratio).max())]
+                                          best: own.max { ($0.confidence, $0.score) < ($1.confidence, $1.score) }, bestRatio: own.map(\.ratio).max(),
+                                          plainFound: plainAlarms.map { $0.contains { $0.phrase == phrase } })]
             outcome.candidates = []
+        } else {
+            outcome.plainAlarms = plainAlarms ?? []
         }
         return outcome
+    }
+
+    /// What plain pocketsphinx's keyword search reports on one stream, heard from its first state
+    /// in the same 100 ms pieces and with the same half second of silence after it as Hark's
+    /// spotter; a positive after the same five seconds of its room (what it reports there is not
+    /// counted), since pocketsphinx too would have been listening before anyone spoke.
+    static func plainDetections(in samples: [Int16], heardAfterItsRoom: Bool,
+                                by plain: PlainKeywordSpotter) throws -> [PlainKeywordSpotter.Detection] {
+        try plain.startAfresh()
+        var warmUp = 0.0
+        let room = Array(samples.prefix(roomSeconds * PipelineAudio.sampleRate))
+        if heardAfterItsRoom && !room.isEmpty {
+            for _ in 0..<(warmUpSeconds / roomSeconds) { _ = try plain.process(room) }
+            warmUp = Double(warmUpSeconds / roomSeconds * room.count) / Double(PipelineAudio.sampleRate)
+        }
+        var detections: [PlainKeywordSpotter.Detection] = []
+        for piece in stride(from: 0, to: samples.count, by: 1600) {
+            detections += try plain.process(Array(samples[piece..<min(piece + 1600, samples.count)]))
+        }
+        detections += try plain.process([Int16](repeating: 0, count: 8_000))
+        // Seconds into the stream itself, not into what was fed.
+        return detections.map { detection in
+            var inTheStream = detection
+            inTheStream.seconds -= warmUp
+            return inTheStream
+        }
     }
 
     /// A device has heard its room for a while before anyone speaks; a positive recording holds
@@ -276,8 +326,9 @@ public struct WakeWordBenchmark: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             do {
                 let spotter = try spotter()
+                let plain = baseline ? try PlainKeywordSpotter(phrases: phrases.map(Self.words), pronunciations: pronunciations) : nil
                 while let index = results.next() {
-                    let outcome = try run(streams[order[index]], spotter: spotter)
+                    let outcome = try run(streams[order[index]], spotter: spotter, plain: plain)
                     progress(results.finish(outcome, bytes: sizes[order[index]]))
                 }
             } catch {
@@ -295,6 +346,7 @@ public struct WakeWordBenchmark: Sendable {
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)
         report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)
+        report.plainAlarms = baseline ? outcomes.flatMap(\.plainAlarms) : nil
         report.negativeFiles = outcomes.filter { $0.stream.family != nil }.map {
             .init(file: $0.stream.url.lastPathComponent, split: $0.stream.split, family: $0.stream.family ?? "", seconds: $0.seconds)
         }.sorted { $0.file < $1.file }

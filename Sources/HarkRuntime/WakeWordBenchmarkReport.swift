@@ -41,10 +41,13 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         /// Hark at the loosest threshold with at most one false alarm per 10 hours of the counted
         /// negatives (chosen on the figures it reports: a bound, not a setting).
         public var bestAtOnePer10Hours = Point(threshold: 0)
-        /// Plain keyword spotting: likelihood ratio at pocketsphinx's default threshold (1).
+        /// Hark's first search alone: its likelihood ratio at pocketsphinx's default threshold (1).
         public var baselineDefault = Point(threshold: 0)
-        /// Plain keyword spotting at its loosest threshold with at most one false alarm per 10 hours.
+        /// Hark's first search alone at its loosest threshold with at most one false alarm per 10 hours.
         public var baselineBestAtOnePer10Hours = Point(threshold: 0)
+        /// Plain pocketsphinx's keyword search with its defaults (`PlainKeywordSpotter`), heard in
+        /// the same run; nil without `--baseline`. Its threshold is pocketsphinx's, 1 (log10 0).
+        public var plainPocketsphinx: Point? = nil
     }
 
     public var phrases: [String]
@@ -71,6 +74,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var proposalThreshold = WakeWordSpotter.proposalThreshold
     public var positives: [WakeWordBenchmark.Positive] = []
     public var negatives: [WakeWordBenchmark.Candidate] = []
+    /// What plain pocketsphinx reported on the negatives; nil when it did not listen.
+    public var plainAlarms: [WakeWordBenchmark.PlainAlarm]?
     public var negativeFiles: [NegativeFile] = []
 
     init(phrases: [String], sensitivity: Double, threshold: Double) {
@@ -135,6 +140,17 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         figures.bestAtOnePer10Hours = point(loosest(counted.map(\.confidence), allowing: allowed), confidence, \.confidence)
         figures.baselineDefault = point(0, ratio, \.ratio)
         figures.baselineBestAtOnePer10Hours = point(loosest(counted.map(\.ratio), allowing: allowed), ratio, \.ratio)
+        if let plainAlarms {
+            let countedFiles = countsTune ? tuneFiles : testFiles
+            var plain = Point(threshold: 0)
+            for recording in recordings {
+                plain.recordings[recording.condition, default: 0] += 1
+                plain.missed[recording.condition, default: 0] += recording.plainFound == true ? 0 : 1
+            }
+            plain.falseAlarms = plainAlarms.filter { $0.phrase == phrase && countedFiles.contains($0.file) }.count
+            plain.falseAlarmsPer10Hours = hours > 0 ? 10 * Double(plain.falseAlarms) / hours : 0
+            figures.plainPocketsphinx = plain
+        }
         return figures
     }
 
@@ -168,9 +184,9 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
                 chosen,
             ].compactMap { $0 } + [
                 ("Hark, best at <=1/10 h (odds \(odds(phrase.bestAtOnePer10Hours.threshold)))", phrase.bestAtOnePer10Hours),
-                ("plain keyword search, threshold 1", phrase.baselineDefault),
-                ("plain, best at <=1/10 h (1e\(odds(phrase.baselineBestAtOnePer10Hours.threshold)))", phrase.baselineBestAtOnePer10Hours),
-            ]
+                ("its search alone, threshold 1", phrase.baselineDefault),
+                ("search alone, best at <=1/10 h (1e\(odds(phrase.baselineBestAtOnePer10Hours.threshold)))", phrase.baselineBestAtOnePer10Hours),
+            ] + (phrase.plainPocketsphinx.map { [("plain pocketsphinx kws, its defaults", $0)] } ?? [])
             for (label, point) in rows {
                 lines.append("  " + (point.map { label.padding(toLength: Self.labelWidth, withPad: " ", startingAt: 0) + cells($0) } ?? label))
             }
@@ -181,6 +197,9 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         lines.append(String(format: "memory: the spotter takes %.1f MB once made, the process %.1f MB with it alone; the benchmark's peak %.1f MB",
                             spotterMegabytes, listeningPeakMegabytes, peakResidentMegabytes))
         if !acousticModel.isEmpty { lines.append("acoustic model: \(acousticModel)") }
+        if plainAlarms != nil {
+            lines.append("baseline: plain pocketsphinx's keyword search, the same audio without Hark's front end, en-us as Debian ships it, its default settings")
+        }
         lines.append("noise floor: " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before the spotter", $0) } ?? "none added"))
         lines.append("noise suppression: " + (denoisesAbove.map { String(format: "while the room is louder than %g dBFS", $0) } ?? "never"))
         lines.append(String(format: "proposals: a second look at candidates whose search scores %g or more a frame", proposalThreshold))

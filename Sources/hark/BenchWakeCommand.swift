@@ -18,9 +18,12 @@ struct BenchWake: ParsableCommand {
         For each phrase and condition it prints the test recordings missed and the false alarms \
         on the test negatives (per 10 hours of audio, the phrase's own recordings left out): \
         Hark at --sensitivity, Hark at the threshold chosen on the tune negatives, Hark at its \
-        best threshold with at most one false alarm per 10 hours, and plain keyword spotting \
-        (the same search's likelihood ratio, no second look) at pocketsphinx's default threshold \
-        and at its own best. Then the CPU and memory of the spotter as it listens.
+        best threshold with at most one false alarm per 10 hours, and Hark's first search alone \
+        (its likelihood ratio, no second look) at pocketsphinx's default threshold and at its own \
+        best. With --baseline (make bench-wake gives it), every file is also heard by plain \
+        pocketsphinx's keyword search in the same run: Debian's model, its dictionary and every \
+        setting at its default, none of Hark's front end, as someone would spot the phrase without \
+        Hark. Then the CPU and memory of the spotter as it listens.
         """)
 
     @Option(help: ArgumentHelp("The corpus folder (positives/ and negatives/).", valueName: "dir"))
@@ -34,6 +37,9 @@ struct BenchWake: ParsableCommand {
 
     @Option(help: ArgumentHelp("A verifier to measure instead of the shipped one (JSON, as bench/fit-wake-verifier.py writes).", valueName: "file"))
     var verifier: String?
+
+    @Flag(help: "Also hear every file with plain pocketsphinx's keyword search (its defaults, Debian's model) and print its figures beside Hark's.")
+    var baseline = false
 
     @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates), or none for Debian's model as it is. Without it, the installed models/en-us.mllr, as hark listen does.", valueName: "file|none"))
     var acousticAdaptation: String?
@@ -112,6 +118,7 @@ struct BenchWake: ParsableCommand {
             benchmark.meanGate = try meanGateLevel(meanGate)
             benchmark.denoisesAbove = try denoisingLevel(denoiseAbove)
             benchmark.otherWords = try RecognizerOptions.otherWordsListOrInstalled(otherWords)
+            benchmark.baseline = baseline
             // Before the bar: the cost is measured first, on one spotter alone, and takes a while.
             printError("hark: measuring what listening costs (one spotter, ten minutes of speech and one of quiet; about half a minute)")
             let bar = ProgressBar(label: "audio")

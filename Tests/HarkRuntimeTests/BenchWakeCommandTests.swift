@@ -106,12 +106,14 @@ import Testing
         let json = directory.appendingPathComponent("wake.json")
 
         let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis",
-                                                 "--jobs", "2", "--json", json.path])
+                                                 "--jobs", "2", "--baseline", "--json", json.path])
         #expect(outcome.status == 0, "stderr: \(outcome.errors)")
         // 46 s of test negatives and 20 s of tune, in hours.
         #expect(outcome.output.contains("\"jarvis\": test negatives 0.01 h (tune 0.01 h); never proposed: clean 0"))
         for row in ["Hark, sensitivity 0.50", "Hark, chosen on tune", "Hark, best at <=1/10 h",
-                    "plain keyword search, threshold 1", "plain, best at <=1/10 h", "CPU per audio second"] {
+                    "its search alone, threshold 1", "search alone, best at <=1/10 h", "plain pocketsphinx kws, its defaults",
+                    "CPU per audio second",
+                    "baseline: plain pocketsphinx's keyword search, the same audio without Hark's front end, en-us as Debian ships it"] {
             #expect(outcome.output.contains(row), "no row \"\(row)\"")
         }
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
@@ -119,6 +121,14 @@ import Testing
         #expect(phrases.count == 1)
         let atSetting = try #require(phrases.first?["atSetting"] as? [String: Any])
         #expect((atSetting["recordings"] as? [String: Int])?["clean"] == 1)
+        // Plain pocketsphinx heard the same files: the recording, found or not, and what it
+        // reported on the negatives, each counted in its row.
+        let plain = try #require(phrases.first?["plainPocketsphinx"] as? [String: Any])
+        #expect((plain["recordings"] as? [String: Int]) == ["clean": 1])
+        let plainFound = try #require((figures["positives"] as? [[String: Any]])?.first?["plainFound"] as? Bool)
+        #expect((plain["missed"] as? [String: Int]) == ["clean": plainFound ? 0 : 1])
+        let plainAlarms = try #require(figures["plainAlarms"] as? [[String: Any]])
+        #expect(plain["falseAlarms"] as? Int == plainAlarms.filter { $0["split"] as? String == "test" }.count)
         // The recording was proposed, looked at again and judged.
         let positives = try #require(figures["positives"] as? [[String: Any]])
         let best = try #require(positives.first?["best"] as? [String: Any])
