@@ -30,7 +30,7 @@ help:
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make bench-serve — 8 Wyoming clients at once on hark serve: latency, crossed conversations, memory, bad input"
-	@echo "make bench-wake — real wake words clean and at 10 dB against 10+ hours of speech that must not wake Hark"
+	@echo "make bench-wake — real wake words clean and at 10 dB against 10+ hours of speech that must not wake Hark, beside plain pocketsphinx"
 	@echo "make bench-wake-denoised — the same with every recording through WebRTC's noise suppression, quiet rooms too"
 	@echo "make bench-echo — wake words said while Hark speaks: quiet room, over its echo, echo cancelled"
 	@echo "make adapt — estimate models/en-us.mllr, the acoustic adaptation, from real voices the benchmarks do not measure"
