@@ -45,14 +45,12 @@ struct BenchEcho: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check a likely wake word against these common words (one a line), or none not to. Without it, the installed models/other-words.txt, as hark listen does.", valueName: "file|none"))
     var otherWords: String?
 
-    @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates), or none for Debian's model as it is. Without it, the installed models/en-us.mllr, as hark listen does.", valueName: "file|none"))
+    @Option(help: RecognizerOptions.wakeAdaptationHelp)
     var acousticAdaptation: String?
 
     func validate() throws {
         if let otherWords { _ = try RecognizerOptions.otherWordsList(otherWords) }
-        if let acousticAdaptation, acousticAdaptation != "none" {
-            try RecognizerOptions.requireReadableAdaptation(acousticAdaptation, alternative: ", or none")
-        }
+        try RecognizerOptions.requireReadableWakeAdaptation(acousticAdaptation)
     }
 
     func run() async throws {

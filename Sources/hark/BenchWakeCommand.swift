@@ -41,7 +41,7 @@ struct BenchWake: ParsableCommand {
     @Flag(help: "Also hear every file with plain pocketsphinx's keyword search (its defaults, Debian's model) and print its figures beside Hark's.")
     var baseline = false
 
-    @Option(help: ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates), or none for Debian's model as it is. Without it, the installed models/en-us.mllr, as hark listen does.", valueName: "file|none"))
+    @Option(help: RecognizerOptions.wakeAdaptationHelp)
     var acousticAdaptation: String?
 
     @Option(parsing: .unconditional,
@@ -82,9 +82,7 @@ struct BenchWake: ParsableCommand {
         if let otherWords { _ = try RecognizerOptions.otherWordsList(otherWords) }
         guard proposalThreshold.isFinite else { throw ValidationError("--proposal-threshold \(proposalThreshold) is not a number") }
         guard WakeWordSpotter.isSearchBeam(searchBeam) else { throw ValidationError("--search-beam \(searchBeam) is not between 0 and 1 (e.g. 1e-100)") }
-        if let acousticAdaptation, acousticAdaptation != "none" {
-            try RecognizerOptions.requireReadableAdaptation(acousticAdaptation, alternative: ", or none")
-        }
+        try RecognizerOptions.requireReadableWakeAdaptation(acousticAdaptation)
         _ = try noiseFloorLevel(noiseFloor)
         _ = try meanGateLevel(meanGate)
         _ = try denoisingLevel(denoiseAbove)

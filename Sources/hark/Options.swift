@@ -146,6 +146,15 @@ struct RecognizerOptions: ParsableArguments {
         }
     }
 
+    /// A wake-word benchmark's --acoustic-adaptation: what `adaptationOrInstalled` reads.
+    static let wakeAdaptationHelp = ArgumentHelp("Listen through this adaptation of the acoustic model (an MLLR transform, as make adapt estimates), or none for Debian's model as it is. Without it, the installed models/en-us.mllr, as hark listen does.", valueName: "file|none")
+
+    /// Refuses a wake-word benchmark's --acoustic-adaptation file that cannot be read (none and
+    /// no option at all need nothing).
+    static func requireReadableWakeAdaptation(_ option: String?) throws {
+        if let option, option != "none" { try requireReadableAdaptation(option, alternative: ", or none") }
+    }
+
     /// What a wake-word benchmark's --acoustic-adaptation (`option`) chose: a file, none (nil:
     /// Debian's model as it is), or, without the option, the installed models/en-us.mllr, as
     /// `hark listen` hears through.
