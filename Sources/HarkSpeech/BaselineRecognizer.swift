@@ -29,19 +29,7 @@ public final class BaselineRecognizer {
     /// the first), so both recognisers listen for the same sounds.
     public func use(_ grammar: Grammar, pronunciations: (String) -> [String]) throws(RecognitionError) {
         guard grammar != installedGrammar else { return }
-        var entries: [(word: String, phones: String)] = []
-        var unknown: [String] = []
-        for word in grammar.vocabulary.sorted() where decoder.pronunciation(of: word) == nil {
-            let known = pronunciations(word)
-            if known.isEmpty { unknown.append(word) }
-            for (index, phones) in known.enumerated() {
-                entries.append((index == 0 ? word : "\(word)(\(index + 1))", phones))
-            }
-        }
-        guard unknown.isEmpty else {
-            throw RecognitionError(.unknownWords(unknown), "the baseline has no pronunciation for \(unknown.joined(separator: ", "))")
-        }
-        if !entries.isEmpty { try decoder.addWords(entries) }
+        try decoder.teach(grammar.vocabulary, pronunciations: pronunciations, who: "the baseline")
         let text: String
         do {
             text = try JSGFWriter.text(of: grammar)

@@ -125,6 +125,25 @@ final class Decoder {
         }
     }
 
+    /// Teaches the words of `words` the dictionary lacks, each with every pronunciation
+    /// `pronunciations` gives (alternates after the first), in one batch; throws naming the words
+    /// it gives none for (`who` says whose dictionary it is), teaching nothing.
+    func teach(_ words: some Sequence<String>, pronunciations: (String) -> [String], who: String) throws(RecognitionError) {
+        var entries: [(word: String, phones: String)] = []
+        var unknown: [String] = []
+        for word in Set(words).sorted() where pronunciation(of: word) == nil {
+            let known = pronunciations(word)
+            if known.isEmpty { unknown.append(word) }
+            for (index, phones) in known.enumerated() {
+                entries.append((index == 0 ? word : "\(word)(\(index + 1))", phones))
+            }
+        }
+        guard unknown.isEmpty else {
+            throw RecognitionError(.unknownWords(unknown), "\(who) has no pronunciation for \(unknown.joined(separator: ", "))")
+        }
+        if !entries.isEmpty { try addWords(entries) }
+    }
+
     // MARK: Searches
 
     /// Installs `build`'s FSG under `name` and makes it the active search.

@@ -27,16 +27,8 @@ public final class PlainKeywordSpotter {
                 dictionary: String = RecognizerConfiguration.debianDictionary,
                 logFile: String = "/dev/null") throws(RecognitionError) {
         let decoder = try Decoder(.init(modelDirectory: modelDirectory, dictionary: dictionary, logFile: logFile))
-        var missing: [(word: String, phones: String)] = []
-        var unknown: [String] = []
-        for word in Set(phrases.flatMap { $0.split(separator: " ").map(String.init) }).sorted()
-        where decoder.pronunciation(of: word) == nil {
-            if let phones = pronunciations[word] { missing.append((word, phones)) } else { unknown.append(word) }
-        }
-        guard unknown.isEmpty else {
-            throw RecognitionError(.unknownWords(unknown), "the plain keyword search has no pronunciation for \(unknown.joined(separator: ", "))")
-        }
-        if !missing.isEmpty { try decoder.addWords(missing) }
+        try decoder.teach(phrases.flatMap { $0.split(separator: " ").map(String.init) },
+                          pronunciations: { pronunciations[$0].map { [$0] } ?? [] }, who: "the plain keyword search")
         self.phrases = Set(phrases)
         // One phrase a line and no "/threshold/": each takes -kws_threshold, pocketsphinx's 1.
         try PronunciationDictionary.withTemporaryFile(phrases.joined(separator: "\n") + "\n", extension: "kws") { (path) throws(RecognitionError) in
