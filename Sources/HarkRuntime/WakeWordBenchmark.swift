@@ -187,12 +187,7 @@ public struct WakeWordBenchmark: Sendable {
         try spotter.startAfresh()
         if stream.phrase != nil { try hearTheRoom(of: samples, spotter: spotter) }
         let origin = spotter.samplesProcessed
-        var detections: [WakeWordDetection] = []
-        for start in stride(from: 0, to: samples.count, by: 1600) {
-            detections += try spotter.process(Array(samples[start..<min(start + 1600, samples.count)]))
-        }
-        // Half a second of silence lets a phrase at the very end settle.
-        detections += try spotter.process([Int16](repeating: 0, count: 8_000))
+        let detections = try Self.fed(samples, to: spotter.process)
         outcome.seconds = Double(samples.count) / Double(PipelineAudio.sampleRate)
         let file = stream.url.lastPathComponent
         for (phrase, events) in Self.events(detections) {
@@ -220,26 +215,28 @@ public struct WakeWordBenchmark: Sendable {
         return outcome
     }
 
+    /// Feeds a stream as the benchmark hears every one, to either spotter: in 100 ms pieces, then
+    /// half a second of silence, which lets a phrase at the very end settle.
+    static func fed<Heard>(_ samples: [Int16], to process: ([Int16]) throws -> [Heard]) throws -> [Heard] {
+        var heard: [Heard] = []
+        for start in stride(from: 0, to: samples.count, by: 1600) {
+            heard += try process(Array(samples[start..<min(start + 1600, samples.count)]))
+        }
+        return heard + (try process([Int16](repeating: 0, count: 8_000)))
+    }
+
     /// What plain pocketsphinx's keyword search reports on one stream, heard from its first state
-    /// in the same 100 ms pieces and with the same half second of silence after it as Hark's
-    /// spotter; a positive after the same five seconds of its room (what it reports there is not
-    /// counted), since pocketsphinx too would have been listening before anyone spoke.
+    /// as Hark's spotter hears it (`fed`); a positive after the same five seconds of its room
+    /// (what it reports there is not counted), since pocketsphinx too would have been listening
+    /// before anyone spoke.
     static func plainDetections(in samples: [Int16], heardAfterItsRoom: Bool,
                                 by plain: PlainKeywordSpotter) throws -> [PlainKeywordSpotter.Detection] {
         try plain.startAfresh()
-        var warmUp = 0.0
-        let room = Array(samples.prefix(roomSeconds * PipelineAudio.sampleRate))
-        if heardAfterItsRoom && !room.isEmpty {
-            for _ in 0..<(warmUpSeconds / roomSeconds) { _ = try plain.process(room) }
-            warmUp = Double(warmUpSeconds / roomSeconds * room.count) / Double(PipelineAudio.sampleRate)
-        }
-        var detections: [PlainKeywordSpotter.Detection] = []
-        for piece in stride(from: 0, to: samples.count, by: 1600) {
-            detections += try plain.process(Array(samples[piece..<min(piece + 1600, samples.count)]))
-        }
-        detections += try plain.process([Int16](repeating: 0, count: 8_000))
+        let room = heardAfterItsRoom ? roomBefore(samples) : []
+        for piece in room { _ = try plain.process(piece) }
         // Seconds into the stream itself, not into what was fed.
-        return detections.map { detection in
+        let warmUp = Double(room.map(\.count).reduce(0, +)) / Double(PipelineAudio.sampleRate)
+        return try fed(samples, to: plain.process).map { detection in
             var inTheStream = detection
             inTheStream.seconds -= warmUp
             return inTheStream
@@ -254,10 +251,17 @@ public struct WakeWordBenchmark: Sendable {
     /// recordings dearly: heard through the model's starting mean instead, "jarvis" was missed
     /// about 12 % of the time at the default, not 26 %.)
     func hearTheRoom(of samples: [Int16], spotter: WakeWordSpotter) throws {
-        let room = Array(samples.prefix(Self.roomSeconds * PipelineAudio.sampleRate))
+        let room = Self.roomBefore(samples)
         guard !room.isEmpty else { return }
-        for _ in 0..<(Self.warmUpSeconds / Self.roomSeconds) { _ = try spotter.process(room) }
+        for piece in room { _ = try spotter.process(piece) }
         try spotter.reset()
+    }
+
+    /// The room a positive recording starts with, over and over for `warmUpSeconds` (nothing for
+    /// an empty recording).
+    static func roomBefore(_ samples: [Int16]) -> [[Int16]] {
+        let room = Array(samples.prefix(roomSeconds * PipelineAudio.sampleRate))
+        return room.isEmpty ? [] : Array(repeating: room, count: warmUpSeconds / roomSeconds)
     }
 
     /// Seconds of room before the speech in every positive (bench/make-wake-corpus.py).
