@@ -114,17 +114,22 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         }
         let allowed = Int(hours / 10)
 
-        func point(_ threshold: Double, _ value: (WakeWordBenchmark.Positive) -> Double?,
-                   _ alarm: (WakeWordBenchmark.Candidate) -> Double) -> Point {
+        /// The recordings `found` misses, per condition, and `falseAlarms` in the counted hours.
+        func tally(_ threshold: Double, found: (WakeWordBenchmark.Positive) -> Bool, falseAlarms: Int) -> Point {
             var point = Point(threshold: threshold)
             for recording in recordings {
                 point.recordings[recording.condition, default: 0] += 1
-                if (value(recording) ?? -.infinity) < threshold { point.missed[recording.condition, default: 0] += 1 }
-                else { point.missed[recording.condition, default: 0] += 0 }
+                point.missed[recording.condition, default: 0] += found(recording) ? 0 : 1
             }
-            point.falseAlarms = counted.filter { alarm($0) >= threshold }.count
-            point.falseAlarmsPer10Hours = hours > 0 ? 10 * Double(point.falseAlarms) / hours : 0
+            point.falseAlarms = falseAlarms
+            point.falseAlarmsPer10Hours = hours > 0 ? 10 * Double(falseAlarms) / hours : 0
             return point
+        }
+        /// Candidates judged by `value` (a recording by its best) against `threshold`.
+        func point(_ threshold: Double, _ value: (WakeWordBenchmark.Positive) -> Double?,
+                   _ alarm: (WakeWordBenchmark.Candidate) -> Double) -> Point {
+            tally(threshold, found: { (value($0) ?? -.infinity) >= threshold },
+                  falseAlarms: counted.filter { alarm($0) >= threshold }.count)
         }
         /// Just above the (k+1)-th highest value: at most k of them reach it.
         func loosest(_ values: [Double], allowing k: Int) -> Double {
@@ -142,14 +147,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         figures.baselineBestAtOnePer10Hours = point(loosest(counted.map(\.ratio), allowing: allowed), ratio, \.ratio)
         if let plainAlarms {
             let countedFiles = countsTune ? tuneFiles : testFiles
-            var plain = Point(threshold: 0)
-            for recording in recordings {
-                plain.recordings[recording.condition, default: 0] += 1
-                plain.missed[recording.condition, default: 0] += recording.plainFound == true ? 0 : 1
-            }
-            plain.falseAlarms = plainAlarms.filter { $0.phrase == phrase && countedFiles.contains($0.file) }.count
-            plain.falseAlarmsPer10Hours = hours > 0 ? 10 * Double(plain.falseAlarms) / hours : 0
-            figures.plainPocketsphinx = plain
+            figures.plainPocketsphinx = tally(0, found: { $0.plainFound == true },
+                                              falseAlarms: plainAlarms.filter { $0.phrase == phrase && countedFiles.contains($0.file) }.count)
         }
         return figures
     }
