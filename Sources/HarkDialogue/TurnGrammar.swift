@@ -14,11 +14,19 @@ public enum TurnGrammar {
         public static let louder = "hark.louder"
         public static let quieter = "hark.quieter"
         public static let volume = "hark.volume"
+        /// What every tag above begins with: the commands Hark carries out itself.
+        public static let ownPrefix = "hark."
         public static let yes = "answer.yes"
         public static let no = "answer.no"
         public static let value = "answer.value"
         public static let pin = "answer.pin"
         public static let ordinalPrefix = "answer.ordinal."
+    }
+
+    /// Whether `tag` is one of Hark's own commands (cancel, repeat, help, suggestions, the
+    /// loudspeaker's volume) rather than an app's intent or an answer to a question.
+    public static func isOwnCommand(_ tag: String) -> Bool {
+        tag.hasPrefix(Tag.ownPrefix)
     }
 
     /// The parameter name values appear under in answer rules.

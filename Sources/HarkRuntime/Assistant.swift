@@ -362,6 +362,9 @@ public final class Assistant: Sendable {
             (reply.speech, reply.problem) = loudspeaker.change(change)
         }
         let intent = Self.intent(of: reply, match: match)
+        // "Louder", "cancel", "help": carried out by Hark itself, so no app's intent, yet acted on.
+        let builtIn = recognized.isRejected ? nil
+            : recognized.interpretation.flatMap { TurnGrammar.isOwnCommand($0.tag) ? $0.tag : nil }
 
         let speechStarted = Date()
         let clip = speaks && !reply.speech.isEmpty
@@ -375,6 +378,7 @@ public final class Assistant: Sendable {
             app: intent?.app,
             slots: intent?.slots ?? [:],
             reply: reply.speech,
+            builtIn: builtIn,
             confidence: recognized.confidence,
             margin: recognized.margin,
             utteranceMargin: recognized.utteranceMargin,
@@ -383,7 +387,7 @@ public final class Assistant: Sendable {
             guess: recognized.guess.isEmpty ? nil : recognized.guess.joined(separator: " "),
             rejected: intent == nil && recognized.isRejected,
             rejection: recognized.isRejected ? (recognized.rejection ?? "not understood")
-                : (intent == nil && !continuing ? "no intent matched the words heard" : nil),
+                : (intent == nil && builtIn == nil && !continuing ? "no intent matched the words heard" : nil),
             expectsAnswer: reply.expectsAnswer,
             handled: reply.handled != nil,
             problem: reply.problem,

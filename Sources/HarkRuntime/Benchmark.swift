@@ -60,6 +60,8 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var account: String
     /// Plain pocketsphinx on the same recording, when the benchmark ran it.
     public var baseline: BaselineOutcome? = nil
+    /// The phrase of Hark's own it was heard as (`TurnReport.builtIn`), if one.
+    public var builtIn: String? = nil
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
 
@@ -164,6 +166,9 @@ public struct BenchmarkReport: Sendable, Codable {
     public var falseRejections = 0
     /// Must-reject recordings that were accepted.
     public var falseAcceptances = 0
+    /// Those of them heard as a phrase of Hark's own ("turn it up", "never mind"): acted on, though
+    /// no app's intent.
+    public var falseAcceptancesAsOwnPhrases = 0
     /// Accepted with the wrong intent or a wrong slot.
     public var misrecognitions = 0
     /// "slot: expected → got" → count.
@@ -203,6 +208,7 @@ public struct BenchmarkReport: Sendable, Codable {
                 mustReject += 1
                 if accepted {
                     falseAcceptances += 1
+                    if outcome.builtIn != nil { falseAcceptancesAsOwnPhrases += 1 }
                     failures.append("\(outcome.recording): must be rejected, \(outcome.account)")
                 }
                 continue
@@ -332,7 +338,8 @@ public struct BenchmarkReport: Sendable, Codable {
             "intent accuracy:      \(percent(intentsRight, mustAccept))",
             "false rejections:     \(percent(falseRejections, mustAccept))",
             "misrecognitions:      \(percent(misrecognitions, mustAccept))   (accepted, but wrong)",
-            "false acceptances:    \(percent(falseAcceptances, mustReject))",
+            "false acceptances:    \(percent(falseAcceptances, mustReject))"
+                + (falseAcceptancesAsOwnPhrases > 0 ? "   (\(falseAcceptancesAsOwnPhrases) heard as phrases of Hark's own)" : ""),
         ]
         if let asking {
             // Rejected, but close enough to ask about: a question names the command or the wrong
@@ -530,9 +537,13 @@ public struct Benchmark: Sendable {
             voice: expected.voice, noise: expected.noise, snr: expected.snr, mustReject: expected.intent == nil,
             margin: turn.margin,
             utteranceMargin: turn.utteranceMargin, weakestWord: turn.weakestWord, wordFits: turn.wordFits, features: turn.features,
-            understood: !turn.rejected && turn.intent != nil, intentRight: false, commandRight: false,
-            slotConfusions: [], account: "")
+            // A phrase of Hark's own ("turn it up") is acted on as surely as an app's intent: speech
+            // that must be rejected heard as one is a false acceptance, a command heard as one is
+            // misrecognised.
+            understood: !turn.rejected && (turn.intent != nil || turn.builtIn != nil), intentRight: false, commandRight: false,
+            slotConfusions: [], account: "", builtIn: turn.builtIn)
         let heard = turn.intent.map { "heard \"\(turn.text)\" as \($0) \(Self.describe(turn.slots))" }
+            ?? turn.builtIn.map { "heard \"\(turn.text)\" as Hark's own \($0)" }
             ?? "heard \"\(turn.text)\": \(turn.rejection ?? "not understood")"
         guard let intent = expected.intent else {
             outcome.account = heard

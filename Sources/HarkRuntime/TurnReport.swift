@@ -32,6 +32,11 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public var intent: String?
     /// The app that owns the intent.
     public var app: String?
+    /// The phrase of Hark's own the turn answered, by its grammar tag ("hark.louder",
+    /// "hark.cancel", "hark.help", …): no app's intent, but heard and acted on all the same (the
+    /// loudspeaker turned up, "OK.", the help spoken). Nil for an app's intent, an answer to a
+    /// question and a rejection.
+    public var builtIn: String? = nil
     /// Parameter name → value identifier.
     public var slots: [String: String]
     public var reply: String
@@ -77,6 +82,7 @@ public struct TurnReport: Sendable, Codable, Equatable {
     }
 
     init(recording: String, text: String, intent: String?, app: String?, slots: [String: String], reply: String,
+         builtIn: String? = nil,
          confidence: Double, margin: Double, utteranceMargin: Double = 0, wordFits: [WordFit] = [],
          features: ConfidenceFeatures? = nil, guess: String? = nil, rejected: Bool, rejection: String?,
          expectsAnswer: Bool = false, handled: Bool = false, problem: String? = nil, volumeChange: String? = nil,
@@ -85,6 +91,7 @@ public struct TurnReport: Sendable, Codable, Equatable {
         self.text = text
         self.intent = intent
         self.app = app
+        self.builtIn = builtIn
         self.slots = slots
         self.reply = reply
         self.confidence = confidence
@@ -121,6 +128,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
             for (name, value) in slots.sorted(by: { $0.key < $1.key }) {
                 lines.append("    \(name) = \(value)")
             }
+        } else if let builtIn {
+            lines.append("  intent:     \(builtIn) (a phrase of Hark's own)")
         } else {
             lines.append("  intent:     none (\(rejection ?? "rejected"))")
         }

@@ -175,6 +175,30 @@ import Testing
         #expect(outcome.output.contains("loosest threshold with ≤ 1% false acceptances:"))
     }
 
+    /// Speech that must be rejected but is heard as one of Hark's own commands is acted on
+    /// (here the loudspeaker would be turned up), so it counts as a false acceptance, not as
+    /// nothing understood; the report says how many were heard so. Hark's own voice (real
+    /// espeak-ng) says "turn it up", labelled as speech to reject, and is judged at a threshold
+    /// loose enough to take it whatever its margin.
+    @Test func benchCountsSpeechHeardAsHarksOwnCommandsAsFalseAcceptances() throws {
+        let directory = try temporaryDirectory()
+        let spoken = directory.appendingPathComponent("turn_it_up.wav")
+        let said = try Self.hark(["say", "turn it up", "--out", spoken.path])
+        #expect(said.status == 0, "\(said.errors)")
+        try Data(#"{"text": "turn it up", "intent": null}"#.utf8).write(to: directory.appendingPathComponent("turn_it_up.json"))
+        let report = try temporaryDirectory().appendingPathComponent("bench.json")
+        let outcome = try Self.hark(["bench", directory.path, "--apps", "apps", "--rejection-margin", "-6", "--json", report.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(outcome.output.contains("false acceptances:    1/1 (100.0%)   (1 heard as phrases of Hark's own)"), "\(outcome.output)")
+        #expect(outcome.output.contains("turn_it_up.wav: must be rejected, heard \"turn it up\" as Hark's own hark.louder"),
+                "\(outcome.output)")
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let heard = try #require((figures["outcomes"] as? [[String: Any]])?.first)
+        #expect(heard["builtIn"] as? String == "hark.louder")
+        #expect(heard["understood"] as? Bool == true)
+        #expect(figures["falseAcceptancesAsOwnPhrases"] as? Int == 1)
+    }
+
     @Test func benchWithBaselineDecodesEveryRecordingWithPlainPocketsphinxToo() throws {
         let directory = try temporaryDirectory()
         for name in ["what_time_is_it", "turn_on_the_garage_light"] {
