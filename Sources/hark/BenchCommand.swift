@@ -11,6 +11,8 @@ struct Bench: AsyncParsableCommand {
         Decodes every NAME.wav in each DIR that has a NAME.json sidecar in the rhasspy-test layout \
         ({"text": …, "intent": {"name": …}, "slots": {…}}; an intent of null means the recording \
         must be rejected) against the installed apps' phrases, in one process with one warm decoder. \
+        A recording heard as one of Hark's own commands ("turn it up", "never mind", "help") counts \
+        as acted on: a false acceptance of speech to reject, a misrecognition of a command. \
         Prints command acceptance, intent accuracy, false rejections and acceptances, slot \
         confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory; \
         figures by folder and by voice (a sidecar's "voice") when there are several; and the same \
