@@ -11,11 +11,16 @@ public struct Grammar: Sendable, Equatable {
         public var template: PhraseTemplate
         /// Parameter name in the template → key into `Grammar.values`.
         public var parameterValues: [String: String]
+        /// How much surer than for any other phrase the recogniser must be to take this one: its
+        /// confidence margin is judged this much lower. 0 for an app's phrases; more for phrases
+        /// that easily catch speech meant as nothing at all (see `TurnGrammar.ownCommandStrictness`).
+        public var strictness: Double
 
-        public init(tag: String, template: PhraseTemplate, parameterValues: [String: String] = [:]) {
+        public init(tag: String, template: PhraseTemplate, parameterValues: [String: String] = [:], strictness: Double = 0) {
             self.tag = tag
             self.template = template
             self.parameterValues = parameterValues
+            self.strictness = strictness
         }
     }
 

@@ -593,6 +593,8 @@ public final class Recognizer {
         var lastSoundFrame: Int?
         var weakest: WordFit?
         var noisePenalty = 0.0
+        /// The phrase's own `Grammar.Rule.strictness`, taken off the margin.
+        var strictness = 0.0
         var margin = 0.0
     }
 
@@ -654,10 +656,14 @@ public final class Recognizer {
             judged = judge(heard, loop: loop, grammar: grammar, signalToNoise: signalToNoise)
         }
         let otherWordsHeard = heard.checkedAgainstOtherWords && heard.hypothesis.words.contains { grammar.otherWords.contains($0) }
-        let words = judged.words, frames = heard.hypothesis.frames, margin = judged.margin
+        let words = judged.words, frames = heard.hypothesis.frames
         let elapsed = Date().timeIntervalSince(started)
 
         let interpretation = graph.interpret(words)
+        // A phrase that must be heard more surely than others ("turn it up") is judged lower by so much.
+        judged.strictness = interpretation.map { grammar.grammar.rules[$0.ruleIndex].strictness } ?? 0
+        judged.margin -= judged.strictness
+        let margin = judged.margin
         var rejection: String?
         // Rejected only for want of confidence, and not by much: worth asking about.
         var isGuess = false
@@ -666,7 +672,7 @@ public final class Recognizer {
         } else if otherWordsHeard {
             rejection = "other words fit better (\"\(words.joined(separator: " "))\")"
         } else if configuration.measuresConfidence, margin < configuration.rejectionMargin {
-            rejection = "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise)) < \(configuration.rejectionMargin))"
+            rejection = "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness)) < \(configuration.rejectionMargin))"
             isGuess = interpretation != nil && margin >= configuration.askMargin
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
@@ -908,14 +914,16 @@ public enum Confidence {
     }
 
     /// "words -1.62, weakest word \"garage\" -2.10, 45 % of the speech in words, -0.30 for noise
-    /// (SNR 5 dB)", for logs; "+2.50 as no other words fit better" where the allowance counted.
+    /// (SNR 5 dB)", for logs; "+2.50 as no other words fit better" where the allowance counted,
+    /// "-0.80 for a phrase heard strictly" where the phrase's `Grammar.Rule.strictness` did.
     public static func describe(features: ConfidenceFeatures?, utterance: Double, weakest: WordFit?,
-                         noisePenalty: Double = 0, signalToNoise: Double? = nil) -> String {
+                         noisePenalty: Double = 0, signalToNoise: Double? = nil, strictness: Double = 0) -> String {
         let allowance = allowance(features: features)
         let noise = (noisePenalty > 0
             ? ", " + String(format: "%.2f", -noisePenalty) + " for noise (SNR "
                 + (signalToNoise.map { String(format: "%.0f", $0) + " dB" } ?? "unknown") + ")"
             : "") + (allowance > 0 ? ", +" + String(format: "%.2f", allowance) + " as no other words fit better" : "")
+            + (strictness > 0 ? ", " + String(format: "%.2f", -strictness) + " for a phrase heard strictly" : "")
         guard let features, features.wordFrames > 0 else {
             return "margin " + String(format: "%.2f", utterance) + (weakest.map { ", weakest word " + $0.summary } ?? "") + noise
         }

@@ -3,6 +3,7 @@ import Foundation
 import HarkRuntime
 import HarkSpeech
 import HarkAudio
+import HarkDialogue
 import HarkExampleApps
 import HarkVoice
 
@@ -58,7 +59,7 @@ struct VoiceOptions: ParsableArguments {
 /// Recogniser knobs people may need when tuning for their room.
 struct RecognizerOptions: ParsableArguments {
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, how much of the speech the words explain, how much is said besides them beyond \(Confidence.speechBesidesAllowed / 100) s, and whether they were said implausibly slowly) is below this; in loud noise the margin counts \(String(format: "%g", Confidence.noisePenaltyPerDecibel)) less for each dB the audio's signal-to-noise estimate falls below \(String(format: "%g", Confidence.noisePenaltyBelow)) dB (default \(String(format: "%g", Confidence.defaultThreshold)); closer to 0 rejects more).",
+            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, how much of the speech the words explain, how much is said besides them beyond \(Confidence.speechBesidesAllowed / 100) s, and whether they were said implausibly slowly) is below this; in loud noise the margin counts \(String(format: "%g", Confidence.noisePenaltyPerDecibel)) less for each dB the audio's signal-to-noise estimate falls below \(String(format: "%g", Confidence.noisePenaltyBelow)) dB, and Hark's own commands (cancel, repeat, help, louder, …) must clear it by \(String(format: "%g", TurnGrammar.ownCommandStrictness)) more (default \(String(format: "%g", Confidence.defaultThreshold)); closer to 0 rejects more).",
                                valueName: "margin"))
     var rejectionMargin: Double?
 

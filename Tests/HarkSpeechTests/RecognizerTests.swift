@@ -69,6 +69,35 @@ import Testing
         #expect(recognition.frames > 50)
     }
 
+    /// A phrase its grammar says must be heard more surely (`Grammar.Rule.strictness`, as Hark's
+    /// own "turn it up" is) is judged by the same two passes, its margin lowered by exactly that
+    /// much: a real request taken under the home grammar is turned away once its phrase must clear
+    /// the threshold by more than it does, and the rejection says why. A strictness on another
+    /// phrase changes nothing for it. Each hearing is in a room of its own, so each front end
+    /// starts afresh and the three decode the same cepstra.
+    @Test func aStrictPhraseIsJudgedLowerByItsStrictness() throws {
+        let recognizer = try recognizer()
+        let samples = try Self.samples("home-en/what_time_is_it.wav")
+        let plain = try recognizer.recognize(samples, heardIn: "strictness-plain")
+        #expect(plain.text == "what time is it" && !plain.isRejected)
+        let strictness = plain.margin - recognizer.configuration.rejectionMargin + 0.5
+        var strict = Self.home
+        let timeRule = try #require(strict.rules.firstIndex { $0.tag == "GetTime" })
+        strict.rules[timeRule].strictness = strictness
+        try recognizer.use(strict)
+        let judged = try recognizer.recognize(samples, heardIn: "strictness-strict")
+        #expect(judged.isRejected)
+        #expect(abs(judged.margin - (plain.margin - strictness)) < 1e-6, "\(judged.margin) against \(plain.margin)")
+        #expect(judged.rejection?.contains(String(format: "%.2f", -strictness) + " for a phrase heard strictly") == true,
+                "\(judged.rejection ?? "")")
+        var otherStrict = Self.home
+        let garageRule = try #require(otherStrict.rules.firstIndex { $0.tag == "GetGarageState" })
+        otherStrict.rules[garageRule].strictness = strictness
+        try recognizer.use(otherStrict)
+        let unaffected = try recognizer.recognize(samples, heardIn: "strictness-other")
+        #expect(!unaffected.isRejected && abs(unaffected.margin - plain.margin) < 1e-6)
+    }
+
     /// The same real request heard in a quiet room and under loud noise: in the noise its margin
     /// is judged lower by the noise penalty, and a rejection says so.
     @Test func aRequestHeardInLoudNoiseIsJudgedMoreStrictly() throws {
