@@ -201,7 +201,7 @@ public struct DialogueEngine: Sendable {
         var top = catalog.topLevelGrammar()
         top.rules = personal.compactMap(\.rule) + top.rules + TurnGrammar.commands() + TurnGrammar.suggestionCommands()
         TurnGrammar.addVolumeCommands(to: &top)
-        return top
+        return TurnGrammar.hearingOwnCommandsStrictly(top)
     }
 
     // MARK: Turns
