@@ -171,7 +171,7 @@ import Testing
         #expect(outcome.output.contains("false acceptances:    0/2 (0.0%)"))
         #expect(outcome.output.contains("commands accepted:    1/1 (100.0%)"))
         #expect(outcome.output.contains("by margin threshold (rejecting below it):"))
-        #expect(outcome.output.contains("-1.78  ") && outcome.output.contains("← setting"))
+        #expect(outcome.output.contains("-1.81  ") && outcome.output.contains("← setting"))
         #expect(outcome.output.contains("loosest threshold with ≤ 1% false acceptances:"))
     }
 

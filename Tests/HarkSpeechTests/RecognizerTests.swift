@@ -390,6 +390,12 @@ import Testing
         #expect(Confidence.margin(features: nil, utterance: -4, weakest: weakest) == -4)
         #expect(Confidence.margin(features: nil, utterance: -1, weakest: nil) == -1)
         #expect(words[1].summary == "\"garage\" -3.00")
+        // The other words' allowance lifts the words' figures, never the coverage: a word that
+        // beat the other words but explains a fifth of the speech is still judged by that fifth.
+        let lifted = Confidence.otherWordsAllowance
+        #expect(Confidence.margin(features: command, utterance: 0, weakest: weakest, allowance: lifted) == -3.5 + lifted)
+        #expect(abs(Confidence.margin(features: sentence, utterance: -0.3, weakest: nil, allowance: lifted) - (-2.4)) < 1e-9)
+        #expect(Confidence.margin(features: nil, utterance: -4, weakest: weakest, allowance: lifted) == -4 + lifted)
     }
 
     /// A phrase found inside seconds of other speech is not a request, even where it is a large
