@@ -23,6 +23,24 @@ public enum SignalToNoise {
 
     /// The estimate in dB; nil for audio shorter than two pieces.
     public static func estimate(_ samples: [Int16]) -> Double? {
+        guard let powers = sortedPiecePowers(samples) else { return nil }
+        return 10 * log10(percentile(voiceShare, of: powers) / percentile(roomShare, of: powers))
+    }
+
+    /// The voice's level in dBFS: the 90th percentile of the pieces' mean power against a
+    /// full-scale square wave's; nil for audio shorter than two pieces. About -25 for a request
+    /// said at arm's length into a usual microphone, -70 for one a device barely caught.
+    public static func voiceLevel(_ samples: [Int16]) -> Double? {
+        guard let powers = sortedPiecePowers(samples) else { return nil }
+        return 10 * log10(percentile(voiceShare, of: powers) / (32_768.0 * 32_768.0))
+    }
+
+    private static func percentile(_ share: Double, of sorted: [Double]) -> Double {
+        sorted[Int(share * Double(sorted.count - 1))]
+    }
+
+    /// Each whole piece's mean power (plus `powerFloor`), sorted; nil for fewer than two pieces.
+    private static func sortedPiecePowers(_ samples: [Int16]) -> [Double]? {
         let pieces = samples.count / pieceSamples
         guard pieces >= 2 else { return nil }
         var powers = [Double](repeating: 0, count: pieces)
@@ -36,9 +54,6 @@ public enum SignalToNoise {
                 powers[piece] = sum / Double(pieceSamples) + powerFloor
             }
         }
-        powers.sort()
-        let room = powers[Int(roomShare * Double(pieces - 1))]
-        let voice = powers[Int(voiceShare * Double(pieces - 1))]
-        return 10 * log10(voice / room)
+        return powers.sorted()
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HarkSpeech
 import Testing
 
@@ -24,6 +25,16 @@ import Testing
         let estimate = try #require(SignalToNoise.estimate(Self.pieces(40, amplitude: 3000)))
         #expect(abs(estimate) < 0.01)
         #expect(Confidence.noisePenalty(signalToNoise: estimate) == Confidence.noisePenaltyBelow * Confidence.noisePenaltyPerDecibel)
+    }
+
+    @Test func theVoiceLevelIsTheLoudestTenthAgainstFullScale() throws {
+        // A square wave's power is its amplitude squared: 3,277 is a tenth of full scale, -20 dBFS.
+        let heard = Self.pieces(30, amplitude: 33) + Self.pieces(30, amplitude: 3_277) + Self.pieces(1, amplitude: 32_767)
+        let level = try #require(SignalToNoise.voiceLevel(heard))
+        #expect(abs(level - -20) < 0.01, "\(level) dBFS")
+        let faint = try #require(SignalToNoise.voiceLevel(Self.pieces(40, amplitude: 10)))
+        #expect(abs(faint - 20 * log10(10.0 / 32_768)) < 0.01, "\(faint) dBFS")
+        #expect(SignalToNoise.voiceLevel(Self.pieces(1, amplitude: 500)) == nil)
     }
 
     @Test func audioShorterThanTwoPiecesHasNoEstimate() {
