@@ -151,6 +151,8 @@ public struct BenchmarkReport: Sendable, Codable {
     public var acousticModel = ""
     /// The hiss (dBFS) added to each utterance before decoding, nil for none.
     public var noiseFloor: Double?
+    /// How far below a fainter voice the floor was kept (`RecognizerConfiguration.noiseFloorHeadroom`).
+    public var noiseFloorHeadroom: Double?
     /// The room level (dBFS) above which utterances were heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
     /// The other words searched beside short phrases in quiet rooms, e.g. "500 beside one-word
@@ -353,7 +355,9 @@ public struct BenchmarkReport: Sendable, Codable {
             String(format: "real-time factor:     %.4f   (CPU %.2f s for %.1f s of audio)", realTimeFactor, cpuSeconds, audioSeconds),
             String(format: "decode latency:       p50 %.0f ms, p95 %.0f ms", decodeLatencyP50 * 1000, decodeLatencyP95 * 1000),
             "acoustic model:       \(acousticModel.isEmpty ? "–" : acousticModel)",
-            "noise floor:          " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before decoding (plain pocketsphinx hears the audio as it is)", $0) } ?? "none added"),
+            "noise floor:          " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before decoding", $0)
+                + (noiseFloorHeadroom.map { String(format: ", kept %g dB below a fainter voice", $0) } ?? "")
+                + " (plain pocketsphinx hears the audio as it is)" } ?? "none added"),
             "noise suppression:    " + (denoisesAbove.map { String(format: "in rooms louder than %g dBFS (plain pocketsphinx hears the audio as it is)", $0) } ?? "none"),
             "other words:          " + (otherWords.isEmpty ? "none" : otherWords),
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),

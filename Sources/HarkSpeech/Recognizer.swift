@@ -54,6 +54,10 @@ public struct RecognizerConfiguration: Sendable {
     /// recordings (room 60 dB below speech) −60 dBFS lifted the commands understood at the
     /// threshold from 99 to 126 of 229 (each at its threshold from the tune half).
     public var noiseFloor: Double? = NoiseFloor.standardLevel
+    /// How far below the utterance's voice (`SignalToNoise.voiceLevel`) the noise floor is kept
+    /// at the least (`NoiseFloor.level(_:beneathVoiceAt:headroom:)`), or nil for `noiseFloor`
+    /// whatever the voice's level.
+    public var noiseFloorHeadroom: Double? = NoiseFloor.headroomBelowVoice
     /// The room level (dBFS: the quietest fifth of the utterance's 100 ms pieces, `RoomLevel`)
     /// above which an utterance is heard through WebRTC's noise suppression (`NoiseSuppressor`,
     /// a fresh one each utterance), or nil never to (the default; see
@@ -577,7 +581,8 @@ public final class Recognizer {
             }
         }
         guard let level = configuration.noiseFloor else { return samples }
-        var hiss = NoiseFloor(level: level)
+        let voice = configuration.noiseFloorHeadroom == nil ? nil : SignalToNoise.voiceLevel(heard)
+        var hiss = NoiseFloor(level: NoiseFloor.level(level, beneathVoiceAt: voice, headroom: configuration.noiseFloorHeadroom))
         return hiss.adding(to: samples[...])
     }
 

@@ -83,6 +83,7 @@ struct Bench: AsyncParsableCommand {
             }
             report.acousticModel = AcousticTransform.modelDescription(configuration.recognizer.acousticTransform)
             report.noiseFloor = configuration.recognizer.noiseFloor
+            report.noiseFloorHeadroom = configuration.recognizer.noiseFloorHeadroom
             report.denoisesAbove = configuration.recognizer.denoisesAbove
             let recognizer = try configuration.recognizerConfiguration()
             report.otherWords = recognizer.otherWords.isEmpty ? "" : "\(recognizer.otherWords.count) beside \(recognizer.otherWordsScope)"

@@ -82,6 +82,11 @@ struct RecognizerOptions: ParsableArguments {
     var noiseFloor: String?
 
     @Option(parsing: .unconditional,
+            help: ArgumentHelp("Keep the noise floor at least this many dB below the request's voice (the loudest tenth of its 25 ms pieces), so a voice the microphone barely caught is not drowned by it (default \(String(format: "%g", NoiseFloor.headroomBelowVoice ?? 0))), or \"none\" for the floor's level whatever the voice's.",
+                               valueName: "dB|none"))
+    var noiseFloorHeadroom: String?
+
+    @Option(parsing: .unconditional,
             help: ArgumentHelp("Hear a request through WebRTC's noise suppression when its room is louder than this (dBFS: the quietest fifth of its 100 ms pieces; e.g. \(String(format: "%g", Recognizer.denoisingRoomLevel)) in a loud room), or \"none\" never to (the default).",
                                valueName: "dBFS|none"))
     var requestDenoiseAbove: String?
@@ -93,6 +98,7 @@ struct RecognizerOptions: ParsableArguments {
     func validate() throws {
         if let otherWords { _ = try Self.otherWordsList(otherWords) }
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
+        if let noiseFloorHeadroom { _ = try Self.headroom(noiseFloorHeadroom) }
         if let requestDenoiseAbove { _ = try Self.requestDenoisingLevel(requestDenoiseAbove) }
         if let acousticAdaptation, acousticAdaptation != "none" {
             try Self.requireReadableAdaptation(acousticAdaptation, alternative: ", or \"none\"")
@@ -109,11 +115,22 @@ struct RecognizerOptions: ParsableArguments {
         if let decoderLog { configuration.logFile = decoderLog }
         // validate() has read it: "none" or a level.
         if let noiseFloor { configuration.noiseFloor = noiseFloor == "none" ? nil : Double(noiseFloor) }
+        // validate() has read it: "none" or a headroom.
+        if let noiseFloorHeadroom { configuration.noiseFloorHeadroom = try? Self.headroom(noiseFloorHeadroom) }
         // validate() has read it: "none" or a level.
         if let requestDenoiseAbove { configuration.denoisesAbove = try? Self.requestDenoisingLevel(requestDenoiseAbove) }
         // validate() has read it: "none" or a list.
         if let otherWords { configuration.otherWords = (try? Self.otherWordsList(otherWords)) ?? [] }
         return configuration
+    }
+
+    /// A --noise-floor-headroom value: dB from 0 to 60, or nil for "none".
+    static func headroom(_ text: String) throws -> Double? {
+        if text == "none" { return nil }
+        guard let headroom = Double(text), headroom >= 0, headroom <= 60 else {
+            throw ValidationError("--noise-floor-headroom is how many dB below the voice to keep the noise floor (0 to 60, e.g. 20) or none, not \(text)")
+        }
+        return headroom
     }
 
     /// An --other-words value: the words of the list it names, or none for "none".

@@ -34,6 +34,17 @@ import Testing
         #expect(joined == first)
     }
 
+    @Test func theFloorStaysItsHeadroomBelowAFaintVoice() {
+        // A voice at a usual level leaves the floor where it is set.
+        #expect(NoiseFloor.level(-60, beneathVoiceAt: -25, headroom: 20) == -60)
+        #expect(NoiseFloor.level(-60, beneathVoiceAt: -40, headroom: 20) == -60)
+        // A voice a microphone barely caught takes the floor down with it.
+        #expect(NoiseFloor.level(-60, beneathVoiceAt: -70, headroom: 20) == -90)
+        // No headroom asked, or no voice measured (too short): the level as set.
+        #expect(NoiseFloor.level(-60, beneathVoiceAt: -70, headroom: nil) == -60)
+        #expect(NoiseFloor.level(-60, beneathVoiceAt: nil, headroom: 20) == -60)
+    }
+
     @Test func loudAudioIsClippedNotWrappedAround() {
         var floor = NoiseFloor(level: -40)  // at most about ±1,150 on a sample
         let loud = floor.adding(to: [Int16](repeating: .max, count: 1_000)[...] + [Int16](repeating: .min, count: 1_000))
