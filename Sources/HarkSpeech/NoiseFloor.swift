@@ -37,7 +37,7 @@ public struct NoiseFloor: Sendable {
     /// 137 wrong, 16 of 1,206 let through (8 of the test half's 396), and a tune score of 765
     /// against 20's 761, each at its tune-rule threshold; too little for that much more change.
     /// The wake-word spotter, which hears a stream, keeps the fixed level.
-    public static let headroomBelowVoice: Double? = 20
+    public static let headroomBelowVoice = 20.0
 
     /// The level for an utterance whose voice is at `voiceLevel` dBFS (`SignalToNoise.voiceLevel`):
     /// `level`, or `headroom` dB below the voice where that is quieter. A device that barely

@@ -571,7 +571,9 @@ public final class Recognizer {
     /// The audio as the decoders hear it: lone transients turned down, in a loud room the noise
     /// suppressed, then the noise floor added (each fresh for the utterance, so the same audio
     /// always decodes the same way).
-    private func prepared(_ heard: [Int16]) throws(RecognitionError) -> [Int16] {
+    /// `voiceLevel`: the heard audio's (`SignalToNoise.Levels.voiceLevel`), which keeps the floor
+    /// below a faint voice.
+    private func prepared(_ heard: [Int16], voiceLevel: Double?) throws(RecognitionError) -> [Int16] {
         var samples = configuration.suppressesTransients ? TransientSuppressor().suppress(heard).samples : heard
         if let line = configuration.denoisesAbove, let room = RoomLevel.of(heard), room > line {
             do {
@@ -581,8 +583,7 @@ public final class Recognizer {
             }
         }
         guard let level = configuration.noiseFloor else { return samples }
-        let voice = configuration.noiseFloorHeadroom == nil ? nil : SignalToNoise.voiceLevel(heard)
-        var hiss = NoiseFloor(level: NoiseFloor.level(level, beneathVoiceAt: voice, headroom: configuration.noiseFloorHeadroom))
+        var hiss = NoiseFloor(level: NoiseFloor.level(level, beneathVoiceAt: voiceLevel, headroom: configuration.noiseFloorHeadroom))
         return hiss.adding(to: samples[...])
     }
 
@@ -645,10 +646,11 @@ public final class Recognizer {
         guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
-        let samples = try prepared(heardSamples)
+        let levels = SignalToNoise.levels(heardSamples)
+        let samples = try prepared(heardSamples, voiceLevel: levels?.voiceLevel)
         let graph = grammar.graph
         let started = Date()
-        let signalToNoise = SignalToNoise.estimate(heardSamples)
+        let signalToNoise = levels?.signalToNoise
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
         let cepstra = try self.cepstra(of: samples, heardIn: room)
         // The phone loop decodes the same features on its own thread meanwhile.

@@ -21,23 +21,33 @@ public enum SignalToNoise {
     /// very quiet rather than as nothing.
     static let powerFloor = 1e-3
 
+    /// The room's and the voice's levels of one utterance, measured once for both figures.
+    public struct Levels: Sendable, Equatable {
+        /// Mean power of the pieces at `roomShare` and at `voiceShare`, in squared sample units.
+        let room: Double
+        let voice: Double
+
+        /// The signal-to-noise estimate in dB.
+        public var signalToNoise: Double { 10 * log10(voice / room) }
+
+        /// The voice's level in dBFS: its power against a full-scale square wave's. About -25 for
+        /// a request said at arm's length into a usual microphone, -70 for one a device barely caught.
+        public var voiceLevel: Double { 10 * log10(voice / (32_768.0 * 32_768.0)) }
+    }
+
+    /// Both levels; nil for audio shorter than two pieces.
+    public static func levels(_ samples: [Int16]) -> Levels? {
+        guard let powers = sortedPiecePowers(samples) else { return nil }
+        func percentile(_ share: Double) -> Double { powers[Int(share * Double(powers.count - 1))] }
+        return Levels(room: percentile(roomShare), voice: percentile(voiceShare))
+    }
+
     /// The estimate in dB; nil for audio shorter than two pieces.
-    public static func estimate(_ samples: [Int16]) -> Double? {
-        guard let powers = sortedPiecePowers(samples) else { return nil }
-        return 10 * log10(percentile(voiceShare, of: powers) / percentile(roomShare, of: powers))
-    }
+    public static func estimate(_ samples: [Int16]) -> Double? { levels(samples)?.signalToNoise }
 
-    /// The voice's level in dBFS: the 90th percentile of the pieces' mean power against a
-    /// full-scale square wave's; nil for audio shorter than two pieces. About -25 for a request
-    /// said at arm's length into a usual microphone, -70 for one a device barely caught.
-    public static func voiceLevel(_ samples: [Int16]) -> Double? {
-        guard let powers = sortedPiecePowers(samples) else { return nil }
-        return 10 * log10(percentile(voiceShare, of: powers) / (32_768.0 * 32_768.0))
-    }
-
-    private static func percentile(_ share: Double, of sorted: [Double]) -> Double {
-        sorted[Int(share * Double(sorted.count - 1))]
-    }
+    /// The voice's level in dBFS (`Levels.voiceLevel`: the 90th percentile of the pieces' power);
+    /// nil for audio shorter than two pieces.
+    public static func voiceLevel(_ samples: [Int16]) -> Double? { levels(samples)?.voiceLevel }
 
     /// Each whole piece's mean power (plus `powerFloor`), sorted; nil for fewer than two pieces.
     private static func sortedPiecePowers(_ samples: [Int16]) -> [Double]? {

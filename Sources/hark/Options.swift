@@ -82,7 +82,7 @@ struct RecognizerOptions: ParsableArguments {
     var noiseFloor: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Keep the noise floor at least this many dB below the request's voice (the loudest tenth of its 25 ms pieces), so a voice the microphone barely caught is not drowned by it (default \(String(format: "%g", NoiseFloor.headroomBelowVoice ?? 0))), or \"none\" for the floor's level whatever the voice's.",
+            help: ArgumentHelp("Keep the noise floor at least this many dB below the request's voice (the loudest tenth of its 25 ms pieces), so a voice the microphone barely caught is not drowned by it (default \(String(format: "%g", NoiseFloor.headroomBelowVoice))), or \"none\" for the floor's level whatever the voice's.",
                                valueName: "dB|none"))
     var noiseFloorHeadroom: String?
 
