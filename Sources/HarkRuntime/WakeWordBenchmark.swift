@@ -37,6 +37,8 @@ public struct WakeWordBenchmark: Sendable {
     public var acousticTransform: URL?
     /// The hiss added before the spotter hears the audio (`WakeWordConfiguration.noiseFloor`).
     public var noiseFloor: Double? = NoiseFloor.standardLevel
+    /// Whether a faint voice is brought up first (`WakeWordConfiguration.amplifiesFaintVoices`).
+    public var amplifiesFaintVoices = false
     /// The keyword search's beam (`WakeWordConfiguration.searchBeam`).
     public var searchBeam = WakeWordSpotter.searchBeam
     /// The search score below which candidates get no second look (`WakeWordConfiguration.proposalThreshold`).
@@ -171,6 +173,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.verifier = verifier
         configuration.acousticTransform = acousticTransform
         configuration.noiseFloor = noiseFloor
+        configuration.amplifiesFaintVoices = amplifiesFaintVoices
         configuration.searchBeam = searchBeam
         configuration.proposalThreshold = proposalThreshold
         configuration.meanGate = meanGate
@@ -344,6 +347,7 @@ public struct WakeWordBenchmark: Sendable {
                                              threshold: WakeWordSpotter.threshold(sensitivity: sensitivity))
         report.acousticModel = AcousticTransform.modelDescription(acousticTransform)
         report.noiseFloor = noiseFloor
+        report.amplifiesFaintVoices = amplifiesFaintVoices
         report.denoisesAbove = denoisesAbove
         report.otherWords = otherWords.count
         report.proposalThreshold = proposalThreshold

@@ -66,6 +66,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var acousticModel = ""
     /// The hiss (dBFS) the spotter heard the audio with, nil for none.
     public var noiseFloor: Double?
+    /// Whether a voice quieter than -40 dBFS was brought up before the spotter heard it.
+    public var amplifiesFaintVoices = false
     /// The room level (dBFS) above which the spotter heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
     /// How many common words a likely candidate was checked against (`WakeWordConfiguration.otherWords`); 0 for none.
@@ -200,6 +202,9 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
             lines.append("baseline: plain pocketsphinx's keyword search, the same audio without Hark's front end, en-us as Debian ships it, its default settings")
         }
         lines.append("noise floor: " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before the spotter", $0) } ?? "none added"))
+        lines.append("faint voices: " + (amplifiesFaintVoices
+            ? String(format: "a voice quieter than %g dBFS brought up to %g dBFS", FaintVoiceGain.quietestUsualVoice, FaintVoiceGain.usualVoice)
+            : "heard as they come"))
         lines.append("noise suppression: " + (denoisesAbove.map { String(format: "while the room is louder than %g dBFS", $0) } ?? "never"))
         lines.append(String(format: "proposals: a second look at candidates whose search scores %g or more a frame", proposalThreshold))
         lines.append("other words: " + (otherWords > 0 ? "\(otherWords) common words checked against a likely wake word" : "none"))
