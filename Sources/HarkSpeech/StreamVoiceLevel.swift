@@ -23,6 +23,17 @@ struct StreamVoiceLevel {
     private var loudest: [(piece: Int, level: Double)] = []
     private var pieces = 0
 
+    /// The voice level of `samples` heard as a stream in 100 ms pieces, as of its end (for a
+    /// window heard on its own, shorter than ten seconds: its loudest voice piece).
+    static func of(_ samples: [Int16]) -> Double? {
+        var voice = StreamVoiceLevel()
+        var level: Double?
+        for start in stride(from: 0, to: samples.count, by: RoomLevel.pieceSamples) {
+            level = voice.observe(samples[start..<min(start + RoomLevel.pieceSamples, samples.count)])
+        }
+        return level
+    }
+
     /// Hears the next piece of the stream (up to `RoomLevel.pieceSamples`) and returns the voice
     /// level with it, nil when no voice has been heard in the last ten seconds.
     mutating func observe(_ piece: some Collection<Int16>) -> Double? {

@@ -522,15 +522,9 @@ public final class WakeWordSpotter {
     /// A window heard apart from the stream, as a spotter hearing it afresh would: brought up by
     /// the gain its own voice asks for (its loudest 100 ms), and with the hiss added.
     private func heardApart(_ audio: [Int16]) -> [Int16] {
-        var window = audio
-        if configuration.amplifiesFaintVoices {
-            var voice = StreamVoiceLevel()
-            var loudest: Double?
-            for start in stride(from: 0, to: audio.count, by: Self.stepSamples) {
-                loudest = voice.observe(audio[start..<min(start + Self.stepSamples, audio.count)]) ?? loudest
-            }
-            window = FaintVoiceGain.amplified(audio, by: FaintVoiceGain.decibels(forVoiceAt: loudest))
-        }
+        let window = configuration.amplifiesFaintVoices
+            ? FaintVoiceGain.amplified(audio, by: FaintVoiceGain.decibels(forVoiceAt: StreamVoiceLevel.of(audio)))
+            : audio
         var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         return floor?.adding(to: window[...]) ?? window
     }

@@ -52,6 +52,15 @@ struct StreamVoiceLevelTests {
         #expect(Self.hear(100, at: -90, by: &voice) == nil)
     }
 
+    /// A window heard on its own measures as its loudest voice piece, the quiet after it included.
+    @Test func aWindowMeasuresAsItsLoudestVoicePiece() throws {
+        let window = (0..<10).flatMap { _ in Self.piece(-90) } + Self.piece(-66) + Self.piece(-72)
+            + (0..<5).flatMap { _ in Self.piece(-90) }
+        let level = try #require(StreamVoiceLevel.of(window))
+        #expect(abs(level - (-66)) < 0.5, "\(level)")
+        #expect(StreamVoiceLevel.of((0..<20).flatMap { _ in Self.piece(-50) }) == nil)
+    }
+
     /// The gain the spotter hears a stream with: none for a usual voice or none heard, and a
     /// faint one brought up to a usual level.
     @Test func onlyAFaintVoiceIsBroughtUp() throws {
