@@ -112,7 +112,7 @@ bench-live: release
 # (bench/make-wake-corpus.py, about a minute, 2.3 GB), and for the two that build a WebRTC tool
 # of their own, a C++ compiler (Debian's libwebrtc-audio-processing-dev is a build package of
 # Hark's own, installed by `deps`).
-wake-corpus:
+wake-corpus: deps
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/wake/negatives ] || python3 bench/make-wake-corpus.py $(SHARED_CORPORA) bench-out/wake
 
