@@ -7,8 +7,9 @@ CORPORA is the folder of real recordings (../shared/corpora). OUTDIR receives:
 
   positives/PHRASE/CONDITION/SPLIT-ID.wav
       every real recording of each wake phrase (wake-jarvis; wake-mycroft's athena, amelia and
-      hey chatterbox), with 1 s of the condition's room before and after it. CONDITION is
-      "clean" (the room 60 dB below the speech) or "snr10" (real household noise at 10 dB).
+      hey chatterbox), with 1 s of its own room (its quietest quarter second, over and over)
+      before and after it, and the condition's noise over all of it. CONDITION is "clean" (the
+      noise 60 dB below the speech) or "snr10" (real household noise at 10 dB).
   negatives/SPLIT-FAMILY-NNN.wav
       ten-minute streams of real speech that is not the phrase, as a microphone in a lived-in
       room would hear it: utterances one after another with pauses of 0.3-4 s between them,
@@ -107,12 +108,34 @@ def bed(noise, offset, length):
     return noise[index]
 
 
+def own_room(speech, length):
+    """`length` samples of the room a recording was made in: its quietest quarter second,
+    played forwards and backwards in turn (so that no seam clicks) until it fills them."""
+    window, hop = RATE // 4, RATE // 40
+    if len(speech) <= window:
+        quietest = speech
+    else:
+        powers = [np.mean(speech[start:start + window] ** 2)
+                  for start in range(0, len(speech) - window + 1, hop)]
+        start = hop * int(np.argmin(powers))
+        quietest = speech[start:start + window]
+    if len(quietest) == 0:
+        return np.zeros(length)
+    turns = [quietest, quietest[::-1]]
+    tiled = np.concatenate([turns[i % 2] for i in range(length // len(quietest) + 1)])
+    return tiled[:length]
+
+
 def positive(path, number, condition, noises):
     """The recording at `path` (the `number`th of its phrase) with 1 s of the condition's room
-    before and after it, as the benchmark hears it."""
+    before and after it, as the benchmark hears it. The room is the recording's own (its
+    quietest quarter second, `own_room`) with the condition's noise over it: a microphone that
+    was listening before anyone spoke heard that room, not silence. (Laid over silence, the
+    recording's own background stepped up from a room quieter than itself, which no microphone
+    in that room would hear.)"""
     speech = read_audio(path)
     power = speech_power(speech)
-    padded = np.concatenate([np.zeros(RATE), speech, np.zeros(RATE)])
+    padded = np.concatenate([own_room(speech, RATE), speech, own_room(speech, RATE)])
     seed = zlib.crc32(path.encode())
     snr = dict(CONDITIONS)[condition]
     noise = noises[(number + (condition == "snr10")) % len(noises)]
