@@ -40,6 +40,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
         ("wake_other_words", "a list of common words a likely wake word is checked against, so that speech they explain better does not wake Hark, or never (default: the installed models/other-words.txt)"),
+        ("wake_faint_voice_gain", "on or off: bring a voice quieter than \(String(format: "%g", FaintVoiceGain.quietestUsualVoice)) dBFS up to \(String(format: "%g", FaintVoiceGain.usualVoice)) dBFS before the wake word is listened for, for a microphone that barely catches its room (default: off)"),
         ("other_words", "a list of common words searched beside a one-word phrase heard in a quiet room, so that other speech is not taken for it, or never (default: the installed models/other-words.txt)"),
         ("acknowledgement", "chime, speech or none (default: chime)"),
         ("end_silence", "seconds of quiet that end a request (default: \(LiveSettings().endSilence))"),
@@ -110,6 +111,14 @@ public struct HarkConfigFile: Sendable, Equatable {
                 guard let level = value.string.flatMap(Double.init) else { throw fail("expected a room level in dBFS, or never") }
                 return level
             }
+            /// YAML's own booleans (on, off, true, false, yes, no) as its scalar spells them.
+            func onOrOff() throws -> Bool {
+                switch value.string?.lowercased() {
+                case "on", "true", "yes": return true
+                case "off", "false", "no": return false
+                default: throw fail("expected on or off")
+                }
+            }
             /// The words of the list a path names, or none for "never" ("none").
             func wordListOrNever() throws -> [String] {
                 let path = try text()
@@ -146,6 +155,7 @@ public struct HarkConfigFile: Sendable, Equatable {
                 config.requestDenoiseAbove = line
             case "other_words": config.otherWords = try wordListOrNever()
             case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever()
+            case "wake_faint_voice_gain": config.live.wakeAmplifiesFaintVoices = try onOrOff()
             case "end_silence": config.live.endSilence = try number()
             case "early_end_silence": config.live.earlyEndSilence = try number()
             case "no_speech_timeout": config.live.noSpeechTimeout = try number()

@@ -36,6 +36,9 @@ public struct LiveSettings: Sendable, Equatable {
     /// nil for the installed list, models/other-words.txt, which `readWakeOtherWords(models:)`
     /// reads; empty never to check.
     public var wakeOtherWords: [String]?
+    /// Brings a voice the microphone barely catches up to a usual level before the wake word is
+    /// listened for (`WakeWordConfiguration.amplifiesFaintVoices`, `FaintVoiceGain`).
+    public var wakeAmplifiesFaintVoices = false
     /// The adaptation of the acoustic model the wake word is listened for through
     /// (`WakeWordConfiguration.acousticTransform`), nil for Debian's model as it is. The commands
     /// that listen give it the recogniser's: models/en-us.mllr, unless `--acoustic-adaptation`
@@ -78,6 +81,7 @@ public struct LiveSettings: Sendable, Equatable {
         configuration.pronunciations = wakePronunciations
         configuration.denoisesAbove = wakeDenoisesAbove
         configuration.otherWords = wakeOtherWords ?? []
+        configuration.amplifiesFaintVoices = wakeAmplifiesFaintVoices
         configuration.acousticTransform = wakeAcousticTransform
         return configuration
     }

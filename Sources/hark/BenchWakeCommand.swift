@@ -48,7 +48,7 @@ struct BenchWake: ParsableCommand {
             help: ArgumentHelp("The faint white noise (dBFS) added before the spotter hears the audio, as `hark listen` does, or none to hear the recordings as they are.", valueName: "dB|none"))
     var noiseFloor = String(format: "%.0f", NoiseFloor.standardLevel)
 
-    @Flag(help: ArgumentHelp("Bring a voice quieter than \(String(format: "%g", FaintVoiceGain.quietestUsualVoice)) dBFS (its loudest 100 ms of the last ten seconds) up to \(String(format: "%g", FaintVoiceGain.usualVoice)) dBFS before the spotter hears it (`hark listen` does not yet)."))
+    @Flag(help: ArgumentHelp("Bring a voice quieter than \(String(format: "%g", FaintVoiceGain.quietestUsualVoice)) dBFS (its loudest 100 ms of the last ten seconds) up to \(String(format: "%g", FaintVoiceGain.usualVoice)) dBFS before the spotter hears it (as `hark listen` does with wake_faint_voice_gain: on)."))
     var faintVoiceGain = false
 
     @Option(help: ArgumentHelp("How far a partial phrase may fall behind the search's best path before it is given up (pocketsphinx's -beam, a likelihood ratio between 0 and 1).", valueName: "ratio"))

@@ -48,6 +48,9 @@ struct HarkConfigFileTests {
         #expect(try HarkConfigFile.parse("wake_other_words: never", file: "hark.yaml").live.wakeOtherWords == [])
         #expect(HarkConfigFile().live.wakeOtherWords == nil)
         #expect(LiveSettings().wakeWord.denoisesAbove == WakeWordSpotter.denoisingRoomLevel)
+        #expect(try HarkConfigFile.parse("wake_faint_voice_gain: on", file: "hark.yaml").live.wakeWord.amplifiesFaintVoices)
+        #expect(try !HarkConfigFile.parse("wake_faint_voice_gain: off", file: "hark.yaml").live.wakeWord.amplifiesFaintVoices)
+        #expect(!LiveSettings().wakeWord.amplifiesFaintVoices)
         #expect(config.live.whileSpeaking == .gate && LiveSettings().whileSpeaking == .listen)
         #expect(config.live.endSilence == 0.8 && config.live.noSpeechTimeout == 5 && config.live.maximumUtterance == 12)
         #expect(config.live.echoTail == 0.3 && config.live.earlyEndSilence == 0.3)
@@ -117,6 +120,7 @@ struct HarkConfigFileTests {
                 .hasPrefix("other_words: cannot read the list of other words /nonexistent/words.txt") == true)
         #expect(problem("wake_other_words: /nonexistent/words.txt")?.reason
                 .hasPrefix("wake_other_words: cannot read the list of other words /nonexistent/words.txt") == true)
+        #expect(problem("wake_faint_voice_gain: loud")?.reason == "wake_faint_voice_gain: expected on or off")
         #expect(problem("acknowledgement: bell")?.reason.contains("chime, speech, none") == true)
         #expect(problem("while_speaking: mute")?.reason.contains("listen, gate") == true)
         #expect(problem("rate: fast")?.reason.contains("words per minute") == true)
