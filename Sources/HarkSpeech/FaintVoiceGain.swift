@@ -14,16 +14,17 @@ import Foundation
 /// `audio-fixtures/faint` unproposed (search scores -2.2 to -3.8 a frame); amplified, both are
 /// proposed, with odds of 3.4 and 6.3 (3.5 wakes at the default; `aFaintVoiceIsBroughtUpToBeHeard`).
 ///
-/// Off by default (`WakeWordConfiguration.amplifiesFaintVoices`), because a sound that steps up
-/// from a quiet room (a fan starting; in `make bench-wake`'s corpus, each recording's own
-/// background after the second of quieter room laid before it) stands 12 dB above the room and
-/// is below -40 dBFS: it is taken for a faint voice and amplified until the voice itself comes.
-/// Measured with `hark bench-wake --split test --faint-voice-gain` on the test recordings whose
-/// loudest tenth of 25 ms pieces is below -40 dBFS and 40 others of each phrase, missed at the
-/// default clean / at 10 dB, as they come → brought up: "athena" 74 / 81 → 30 / 52 of 148
-/// (never proposed 51 → 1 clean), false alarms 3 → 3 in 3.0 hours of negatives; but "jarvis"
-/// 6 / 44 → 14 / 44 of 86 and "amelia" 32 / 42 → 41 / 44 of 53, lost mostly on recordings
-/// of usual loudness through that step.
+/// Off by default (`WakeWordConfiguration.amplifiesFaintVoices`; `wake_faint_voice_gain: on` in
+/// the settings turns it on), because a sound that steps up from a quiet room (a fan starting)
+/// stands 12 dB above the room and is below -40 dBFS: it is taken for a faint voice and amplified
+/// until the voice itself comes, and the false alarms it costs have not been measured on ten
+/// hours yet. Measured with `hark bench-wake --split test --faint-voice-gain` on the test
+/// recordings whose loudest tenth of 25 ms pieces is below -40 dBFS and 40 others of each phrase,
+/// each heard after its own room, missed at the default clean / at 10 dB, as they come → brought
+/// up: "athena" 72 / 80 → 32 / 52 of 112 (never proposed 51 → 5 clean), "jarvis" 6 / 17 → 6 / 17
+/// of 41, "amelia" 24 / 31 → 25 / 32 of 44. (When the corpus laid a second of near silence
+/// before each recording, its own background stepped up from it and usual "jarvis" and "amelia"
+/// recordings were missed more through the gain, 6 → 8 and 25 → 29 clean.)
 public enum FaintVoiceGain {
     /// A voice at or above this (dBFS, its loudest 100 ms) is heard as it comes.
     public static let quietestUsualVoice = -40.0
