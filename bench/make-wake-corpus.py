@@ -135,7 +135,8 @@ def positive(path, number, condition, noises):
     in that room would hear.)"""
     speech = read_audio(path)
     power = speech_power(speech)
-    padded = np.concatenate([own_room(speech, RATE), speech, own_room(speech, RATE)])
+    room = own_room(speech, RATE)
+    padded = np.concatenate([room, speech, room])
     seed = zlib.crc32(path.encode())
     snr = dict(CONDITIONS)[condition]
     noise = noises[(number + (condition == "snr10")) % len(noises)]
