@@ -22,6 +22,9 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// Whether the path came from the search with other words beside the grammar
     /// (`RecognizerConfiguration.otherWords`; nil when not recorded).
     public var checkedAgainstOtherWords: Bool? = nil
+    /// The words that decide the action against their closest rival in the grammar
+    /// (`RivalContest`; nil when the phrase has none, or it was not searched).
+    public var rival: RivalOutcome? = nil
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
         self.frames = frames

@@ -5,7 +5,8 @@ import Foundation
 /// loaded once, and searches (grammars) are installed and switched between
 /// utterances. Not thread-safe: use it from one thread at a time.
 final class Decoder {
-    private let decoder: OpaquePointer
+    // Internal so that extensions in other files (the lattice) reach the handle.
+    let decoder: OpaquePointer
     private let config: OpaquePointer
 
     struct Settings {

@@ -37,6 +37,10 @@ public struct RecognizerConfiguration: Sendable {
     /// Whether to run the phone-loop pass that measures confidence. Without it nothing is
     /// rejected for want of confidence: any speech is forced onto the nearest phrase.
     public var measuresConfidence = true
+    /// How far (per frame, `Confidence.marginScale` units) the words that decide an action must
+    /// beat their rivals in the grammar (`RivalContest`), or nil to measure the contest without
+    /// judging by it. See `Confidence.rivalMargin`.
+    public var rivalClearance: Double? = Confidence.defaultRivalClearance
     /// A grammar whose searched graph has more states than this has the names of its long
     /// lists joined into one word each (`WordAcceptor.joiningChains`): the FSG search pays for
     /// every state on every frame. Below it the cost is small (the bundled apps' 94 states:
@@ -110,6 +114,7 @@ public final class Recognizer {
     private let decoder: Decoder
     /// nil when confidence is not measured.
     private let phoneLoop: PhoneLoopPass?
+    private let rivalContest: RivalContest
 
     /// A grammar compiled into decoder searches.
     private final class InstalledGrammar {
@@ -189,6 +194,7 @@ public final class Recognizer {
         self.dictionary = dictionary
         lexiconPronunciations = added.filter { Self.baseWord($0.word) == $0.word }
         self.decoder = decoder
+        rivalContest = RivalContest(decoder: decoder)
         phoneLoop = configuration.measuresConfidence
             ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
                                 extraArguments: adaptation) : nil
@@ -601,6 +607,8 @@ public final class Recognizer {
         var noisePenalty = 0.0
         /// The phrase's own `Grammar.Rule.strictness`, taken off the margin.
         var strictness = 0.0
+        /// The rival word that set the margin (`RivalContest`), if one did.
+        var closeRival: RivalOutcome?
         var margin = 0.0
     }
 
@@ -639,6 +647,23 @@ public final class Recognizer {
         return judged
     }
 
+    /// Searches the words heard beside their rivals (`RivalContest`), keeps the outcome with the
+    /// features, and lowers the margin to the contest's (`Confidence.rivalMargin`) when judged by it.
+    private func judgeAgainstRivals(_ words: [String], in grammar: InstalledGrammar, cepstra: Cepstra,
+                                    judged: inout Judgement) throws(RecognitionError) {
+        let rivals = grammar.graph.rivals(of: words)
+        guard !rivals.isEmpty,
+              let outcome = try rivalContest.judge(words, rivals: rivals, cepstra: cepstra, returningTo: grammar.search) else { return }
+        judged.features?.rival = outcome
+        if let clearance = configuration.rivalClearance {
+            let rivalMargin = Confidence.rivalMargin(gap: outcome.gap, clearance: clearance)
+            if rivalMargin < judged.margin {
+                judged.margin = rivalMargin
+                judged.closeRival = outcome
+            }
+        }
+    }
+
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use. `room`
     /// names where it was heard (a satellite's room; nil for this device's own microphone and
     /// for clients that name none): each room's background is learnt from its own utterances.
@@ -671,6 +696,10 @@ public final class Recognizer {
         // A phrase that must be heard more surely than others ("turn it up") is judged lower by so much.
         judged.strictness = interpretation.map { grammar.grammar.rules[$0.ruleIndex].strictness } ?? 0
         judged.margin -= judged.strictness
+        // Rejected without a question whatever its rivals: no contest needed.
+        if configuration.measuresConfidence, interpretation != nil, judged.margin >= configuration.askMargin {
+            try judgeAgainstRivals(words, in: grammar, cepstra: cepstra, judged: &judged)
+        }
         let margin = judged.margin
         var rejection: String?
         // Rejected only for want of confidence, and not by much: worth asking about.
@@ -680,7 +709,7 @@ public final class Recognizer {
         } else if otherWordsHeard {
             rejection = "other words fit better (\"\(words.joined(separator: " "))\")"
         } else if configuration.measuresConfidence, margin < configuration.rejectionMargin {
-            rejection = "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness)) < \(configuration.rejectionMargin))"
+            rejection = "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness))\(judged.closeRival.map { ", \"\($0.word)\" nearly as likely as \"\(words[$0.position])\" (" + String(format: "%.2f", $0.gap) + ")" } ?? "") < \(configuration.rejectionMargin))"
             isGuess = interpretation != nil && margin >= configuration.askMargin
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
@@ -937,6 +966,19 @@ public enum Confidence {
     }
 
     /// The noise estimate's part of the margin: 0 at or above `noisePenaltyBelow` dB.
+    /// The margin a contest with rival words gives (`RivalContest`): the threshold when the word
+    /// heard beats its closest rival by `clearance` per frame, lower as the gap closes.
+    public static func rivalMargin(gap: Double, clearance: Double) -> Double {
+        defaultThreshold + rivalSlope * (gap - clearance)
+    }
+
+    /// See `rivalMargin`. The clearance was chosen on the tune half of `make bench-real`, where
+    /// holding back more cost over three commands heard right for each wrong action stopped;
+    /// the slope puts about half of those held back in the band that is asked about
+    /// (docs/benchmarks.md).
+    public static let defaultRivalClearance = 0.5
+    public static let rivalSlope = 0.5
+
     public static func noisePenalty(signalToNoise: Double?) -> Double {
         max(0, noisePenaltyBelow - (signalToNoise ?? 0)) * noisePenaltyPerDecibel
     }

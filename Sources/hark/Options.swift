@@ -95,7 +95,13 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "file|none"))
     var otherWords: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("How clearly the words that decide an action (on or off, a colour, a number) must beat the other words the apps allow in their place before Hark acts; below it Hark asks or rejects (default \(String(format: "%g", Confidence.defaultRivalClearance))), or \"none\" to measure without judging by it.",
+                               valueName: "margin|none"))
+    var rivalClearance: String?
+
     func validate() throws {
+        if let rivalClearance { _ = try Self.clearance(rivalClearance) }
         if let otherWords { _ = try Self.otherWordsList(otherWords) }
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
         if let noiseFloorHeadroom { _ = try Self.headroom(noiseFloorHeadroom) }
@@ -119,9 +125,20 @@ struct RecognizerOptions: ParsableArguments {
         if let noiseFloorHeadroom { configuration.noiseFloorHeadroom = try? Self.headroom(noiseFloorHeadroom) }
         // validate() has read it: "none" or a level.
         if let requestDenoiseAbove { configuration.denoisesAbove = try? Self.requestDenoisingLevel(requestDenoiseAbove) }
+        // validate() has read it: "none" or a margin.
+        if let rivalClearance { configuration.rivalClearance = try? Self.clearance(rivalClearance) }
         // validate() has read it: "none" or a list.
         if let otherWords { configuration.otherWords = (try? Self.otherWordsList(otherWords)) ?? [] }
         return configuration
+    }
+
+    /// A --rival-clearance value: a finite margin, or nil for "none".
+    static func clearance(_ text: String) throws -> Double? {
+        if text == "none" { return nil }
+        guard let clearance = Double(text), clearance.isFinite, abs(clearance) <= 50 else {
+            throw ValidationError("--rival-clearance is a margin from -50 to 50 (e.g. 0.5) or none, not \(text)")
+        }
+        return clearance
     }
 
     /// A --noise-floor-headroom value: dB from 0 to 60, or nil for "none".

@@ -1,0 +1,102 @@
+/// The words that decide what a sentence does, and their rivals: for each word of a sentence the
+/// grammar can produce, the other words the grammar allows in its place that give the sentence
+/// another meaning ("turn on the light" against "turn off the light", "red" against "green",
+/// "two" against "three"). A recogniser judges the word heard against these, not only against
+/// free phones, because one word is all that separates two actions.
+public struct RivalWord: Sendable, Equatable, Hashable {
+    /// Where in the sentence the rival stands in for the word heard.
+    public var position: Int
+    /// The word the grammar allows there instead.
+    public var word: String
+
+    public init(position: Int, word: String) {
+        self.position = position
+        self.word = word
+    }
+}
+
+extension WordGraph {
+    /// Every word that can replace one word of `words` so that the sentence is still the
+    /// grammar's and means something else (another rule, or another value of a parameter).
+    /// Empty when `words` is not a sentence of the grammar. At most `limit` rivals, the earliest
+    /// positions first, so a list of thousands of songs cannot make the check dear.
+    public func rivals(of words: [String], limit: Int = 64) -> [RivalWord] {
+        guard !words.isEmpty, let meaning = interpret(words) else { return [] }
+        let ahead = statesAfterEachPrefix(words)
+        let behind = statesBeforeEachSuffix(words)
+        var found: [RivalWord] = []
+        var seen = Set<RivalWord>()
+        for position in words.indices {
+            var candidates = Set<String>()
+            for state in ahead[position] {
+                for arc in outgoing[state] ?? [] {
+                    guard case .word(let word) = arc.label, word != words[position],
+                          behind[position + 1].contains(arc.to) else { continue }
+                    candidates.insert(word)
+                }
+            }
+            for word in candidates.sorted() {
+                var sentence = words
+                sentence[position] = word
+                // Two paths can give the same words; only another meaning is a rival.
+                guard let other = interpret(sentence), !other.means(the: meaning) else { continue }
+                let rival = RivalWord(position: position, word: word)
+                if seen.insert(rival).inserted { found.append(rival) }
+                if found.count >= limit { return found }
+            }
+        }
+        return found
+    }
+
+    /// `result[i]`: the states reached after the first `i` words, silent arcs followed.
+    private func statesAfterEachPrefix(_ words: [String]) -> [Set<Int>] {
+        var live = silentClosure([start], forward: true)
+        var result = [live]
+        for word in words {
+            var next = Set<Int>()
+            for state in live {
+                for arc in outgoing[state] ?? [] where arc.label == .word(word) { next.insert(arc.to) }
+            }
+            live = silentClosure(next, forward: true)
+            result.append(live)
+        }
+        return result
+    }
+
+    /// `result[i]`: the states from which the words from index `i` on lead to the final state.
+    private func statesBeforeEachSuffix(_ words: [String]) -> [Set<Int>] {
+        let incoming = Dictionary(grouping: arcs, by: \.to)
+        var live = silentClosure([final], forward: false, incoming: incoming)
+        var result = [live]
+        for word in words.reversed() {
+            var previous = Set<Int>()
+            for state in live {
+                for arc in incoming[state] ?? [] where arc.label == .word(word) { previous.insert(arc.from) }
+            }
+            live = silentClosure(previous, forward: false, incoming: incoming)
+            result.append(live)
+        }
+        return result.reversed()
+    }
+
+    private func silentClosure(_ states: Set<Int>, forward: Bool, incoming: [Int: [Arc]] = [:]) -> Set<Int> {
+        var reached = states
+        var queue = Array(states)
+        while let state = queue.popLast() {
+            for arc in (forward ? outgoing[state] : incoming[state]) ?? [] {
+                guard case .silent = arc.label else { continue }
+                let next = forward ? arc.to : arc.from
+                if reached.insert(next).inserted { queue.append(next) }
+            }
+        }
+        return reached
+    }
+}
+
+extension Interpretation {
+    /// The same action: the same rule with the same value for every parameter, whatever words
+    /// were said for them (a synonym means what its value means).
+    public func means(the other: Interpretation) -> Bool {
+        tag == other.tag && values.mapValues(\.identifier) == other.values.mapValues(\.identifier)
+    }
+}

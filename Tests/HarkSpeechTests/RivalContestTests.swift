@@ -1,0 +1,47 @@
+import HarkGrammar
+import HarkSpeech
+import Testing
+
+/// The words that decide an action judged against their rivals in the grammar, on real
+/// recordings with real pocketsphinx decoding.
+@Suite(.serialized) struct RivalContestTests {
+    /// The home grammar with one more colour that sounds exactly like "blue": no audio can tell them apart.
+    static let homophones: Grammar = {
+        var grammar = RecognizerTests.home
+        grammar.values["color", default: []].append(.init(spoken: "blew", identifier: "blew"))
+        return grammar
+    }()
+
+    @Test func theWordThatDecidesIsJudgedAgainstItsRival() throws {
+        let recognizer = try Recognizer()
+        try recognizer.use(RecognizerTests.home)
+        let heard = try recognizer.recognize(RecognizerTests.samples("home-en/turn_living_room_lamp_off.wav"))
+        #expect(heard.text == "turn living room lamp off" && !heard.isRejected, "\(heard.rejection ?? "")")
+        let rival = try #require(heard.features?.rival)
+        #expect(rival.word == "on" && rival.position == 4)
+        #expect(rival.gap > Confidence.defaultRivalClearance, "gap \(rival.gap)")
+    }
+
+    @Test func aRivalThatSoundsTheSameIsNotActedOn() throws {
+        var configuration = RecognizerConfiguration()
+        configuration.rivalClearance = nil
+        let measuring = try Recognizer(configuration: configuration)
+        try measuring.use(Self.homophones)
+        let samples = try RecognizerTests.samples("home-en/make_bedroom_light_blue.wav")
+        // Judged without its rival, the phrase is accepted as one colour or the other: a coin toss.
+        let unjudged = try measuring.recognize(samples)
+        #expect(!unjudged.isRejected && ["blue", "blew"].contains(unjudged.words.last ?? ""), "\(unjudged.rejection ?? "")")
+        let rival = try #require(unjudged.features?.rival)
+        #expect(abs(rival.gap) < 0.05, "gap \(rival.gap)")
+
+        let judging = try Recognizer()
+        try judging.use(Self.homophones)
+        let judged = try judging.recognize(samples)
+        #expect(judged.isRejected, "accepted \(judged.text)")
+        // Not thrown away: close enough to ask "Did you say …?" about.
+        #expect(judged.guess == unjudged.words, "guess \(judged.guess)")
+        #expect(judged.rejection?.contains("nearly as likely") == true, "\(judged.rejection ?? "")")
+        #expect(judged.margin <= Confidence.rivalMargin(gap: rival.gap, clearance: Confidence.defaultRivalClearance) + 1e-9)
+        #expect(judged.margin < unjudged.margin)
+    }
+}
