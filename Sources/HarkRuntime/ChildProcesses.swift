@@ -15,13 +15,13 @@ enum ChildProcesses {
     static let grace = Duration.seconds(1)
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var running: [pid_t: HandlerProcess] = [:]
+    nonisolated(unsafe) private static var running: [ObjectIdentifier: HandlerProcess] = [:]
     nonisolated(unsafe) private static var exitHookInstalled = false
 
     static func started(_ process: HandlerProcess) {
         lock.lock()
         defer { lock.unlock() }
-        running[process.pid] = process
+        running[ObjectIdentifier(process)] = process
         if !exitHookInstalled {
             exitHookInstalled = true
             if atexit({ ChildProcesses.stopAll() }) != 0 {
@@ -33,7 +33,7 @@ enum ChildProcesses {
     /// Its stop is complete (SIGKILL went to its group): nothing is left to do at exit.
     static func stopped(_ process: HandlerProcess) {
         lock.lock()
-        running[process.pid] = nil
+        running[ObjectIdentifier(process)] = nil
         lock.unlock()
     }
 

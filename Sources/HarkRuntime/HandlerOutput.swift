@@ -83,8 +83,15 @@ final class HandlerOutput: @unchecked Sendable {
                 try? await Task.sleep(until: deadline)
                 self?.expire(token)
             }
+            // One waiter at a time (ProgramHandler sends one request at a time); one left over
+            // would otherwise never be resumed.
+            let previous = waiter
             waiter = (token, continuation, timer)
             lock.unlock()
+            if let previous {
+                previous.timer?.cancel()
+                previous.continuation.resume(returning: .timedOut)
+            }
         }
     }
 

@@ -38,6 +38,10 @@ public actor ProgramHandler: IntentHandler {
     /// The longest reply read, in bytes: a longer one is an error, not a wait for memory to run out.
     public let replyLimit: Int
     private var process: HandlerProcess?
+    /// Whether a request is under way, and the requests waiting for it to end: the program
+    /// answers one at a time, and two waiting on its output at once would take each other's replies.
+    private var busy = false
+    private var queued: [CheckedContinuation<Void, Never>] = []
 
     /// 1 MiB: far above any real reply (a few options or values), far below trouble.
     public static let defaultReplyLimit = 1 << 20
@@ -112,6 +116,13 @@ public actor ProgramHandler: IntentHandler {
     // MARK: The exchange
 
     private func exchange(phase: String, _ request: IntentRequest, parameter: String? = nil) async throws -> [String: Any] {
+        if busy {
+            await withCheckedContinuation { queued.append($0) }
+        }
+        busy = true
+        defer {
+            if queued.isEmpty { busy = false } else { queued.removeFirst().resume() }
+        }
         let process = try startIfNeeded()
         let id = Self.requestID()
         var message: [String: Any] = [

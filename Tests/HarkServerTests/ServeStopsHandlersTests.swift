@@ -67,7 +67,9 @@ import Testing
         server.environment = try isolatedHarkEnvironment()
         let output = Pipe()
         server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
+        let log = apps.appendingPathComponent("serve.log")
+        try #require(FileManager.default.createFile(atPath: log.path, contents: nil))
+        server.standardError = try FileHandle(forWritingTo: log)
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
         var printed = ""
@@ -80,7 +82,8 @@ import Testing
 
         server.terminate()
         let stopped = Date()
-        #expect(Self.eventually(10) { !server.isRunning }, "hark serve was still running 10 s after SIGTERM")
+        #expect(Self.eventually(10) { !server.isRunning },
+                "hark serve was still running 10 s after SIGTERM: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         #expect(Date().timeIntervalSince(stopped) < 10)
         #expect(Self.eventually(3) { Self.isGone(handlerPID) }, "the handler \(handlerPID) outlived hark serve")
     }
