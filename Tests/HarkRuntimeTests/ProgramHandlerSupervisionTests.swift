@@ -25,22 +25,8 @@ import Testing
         return (handler, DialogueEngine(catalog: catalog, handlers: HandlerDirectory(["echo": handler])), directory.appendingPathComponent("echo"))
     }
 
-    /// Waits up to `seconds` for `condition`.
-    static func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
     static func pid(in file: URL) throws -> Int32 {
         try #require(Int32(try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-    }
-
-    static func isGone(_ pid: Int32) -> Bool {
-        (kill(pid, 0) != 0 && errno == ESRCH) || ProgramHandlerTests.isZombie(pid)
     }
 
     @Test func aProgramThatClosesItsStdinAndStaysIsStoppedAndStartedAgain() async throws {
@@ -57,14 +43,14 @@ import Testing
         """
         var (handler, engine, folder) = try Self.handler(script, timeout: 15)
         #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
-        #expect(Self.eventually(5) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("closed").path) })
+        #expect(eventually(within: 5) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("closed").path) })
         let started = ContinuousClock.now
         let refused = await engine.respond(to: .text("say hello"))
         #expect(ContinuousClock.now - started < .seconds(5), "Hark waited for a program that closed its stdin")
         #expect(refused.speech == "Parrot: Sorry, Parrot stopped taking requests.")
         #expect(refused.problem?.contains("closed its stdin while still running") == true, "\(refused.problem ?? "")")
         let first = try Self.pid(in: folder.appendingPathComponent("pids"))
-        #expect(Self.eventually(5) { Self.isGone(first) }, "the program that closed its stdin \(first) is still running")
+        #expect(eventually(within: 5) { processIsGone(first) }, "the program that closed its stdin \(first) is still running")
         // The next request starts it again, and it answers.
         #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
         await handler.stop()
@@ -117,7 +103,7 @@ import Testing
             .flatMap { UInt64($0.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
         #expect(ignored.map { $0 & ~0x1_8000_0000 } == 0, "\(signals)")
         await handler.stop()
-        #expect(Self.eventually(3) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("terminated").path) },
+        #expect(eventually(within: 3) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("terminated").path) },
                 "the program never saw SIGTERM")
     }
 
@@ -170,7 +156,7 @@ import Testing
         await handler.stop()
     }
 
-    @Test func requestsMadeAtOnceAreAnsweredInTurn() async throws {
+    @Test(.timeLimit(.minutes(1))) func requestsMadeAtOnceAreAnsweredInTurn() async throws {
         // Two conversations (two Wyoming clients, say) reach the same handler together.
         let script = "while read -r line; do\n  sleep 0.3\n\(Self.answer)\ndone"
         let (handler, _, _) = try Self.handler(script, timeout: 5)
@@ -240,13 +226,13 @@ import Testing
         try input.fileHandleForWriting.write(contentsOf: Data("say hello\n".utf8))
         try input.fileHandleForWriting.close()
         let started = Date()
-        #expect(Self.eventually(10) { !process.isRunning }, "hark chat did not exit")
+        #expect(eventually(within: 10) { !process.isRunning }, "hark chat did not exit")
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(Date().timeIntervalSince(started) < 10)
         let said = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         #expect(said.contains("Done, hello."), "\(said)")
         let handler = try Self.pid(in: folder.appendingPathComponent("pid"))
-        #expect(Self.eventually(3) { Self.isGone(handler) }, "the handler \(handler) outlived hark chat")
+        #expect(eventually(within: 3) { processIsGone(handler) }, "the handler \(handler) outlived hark chat")
     }
 }

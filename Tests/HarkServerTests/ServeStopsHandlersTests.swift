@@ -12,23 +12,6 @@ import Testing
         (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    static func isGone(_ pid: Int32) -> Bool {
-        if kill(pid, 0) != 0 && errno == ESRCH { return true }
-        // Dead and waiting for init to collect it: gone as far as Hark is concerned.
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let afterName = stat.range(of: ") ", options: .backwards) else { return true }
-        return stat[afterName.upperBound...].first == "Z"
-    }
-
-    static func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
     @Test func sigtermEndsServeAndItsHandlerPromptly() throws {
         // The contacts are dynamic, so the handler starts with the server (asked for its options).
         let apps = try temporaryDirectory()
@@ -82,9 +65,9 @@ import Testing
 
         server.terminate()
         let stopped = Date()
-        #expect(Self.eventually(10) { !server.isRunning },
+        #expect(eventually(within: 10) { !server.isRunning },
                 "hark serve was still running 10 s after SIGTERM: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         #expect(Date().timeIntervalSince(stopped) < 10)
-        #expect(Self.eventually(3) { Self.isGone(handlerPID) }, "the handler \(handlerPID) outlived hark serve")
+        #expect(eventually(within: 3) { processIsGone(handlerPID) }, "the handler \(handlerPID) outlived hark serve")
     }
 }
