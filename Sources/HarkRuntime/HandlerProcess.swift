@@ -58,7 +58,14 @@ final class HandlerProcess: @unchecked Sendable {
     /// longer than `replyLimit` bytes are refused. Throws a message saying why it could not start.
     static func start(executable: String, arguments: [String], directory: String, environment: [String: String],
                       replyLimit: Int) throws(HandlerStartFailure) -> HandlerProcess {
-        let stdin = try pipe(), stdout = try pipe(), stderr = try pipe(), wake = try pipe()
+        var made: [(read: Int32, write: Int32)] = []
+        do {
+            for _ in 0..<4 { made.append(try pipe()) }
+        } catch {
+            for ends in made { closeReporting(ends.read); closeReporting(ends.write) }
+            throw error
+        }
+        let (stdin, stdout, stderr, wake) = (made[0], made[1], made[2], made[3])
         let theirs = [stdin.read, stdout.write, stderr.write]
         var pid: pid_t = 0
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

@@ -107,6 +107,11 @@ public actor ProgramHandler: IntentHandler {
         try response(try await exchange(phase: "handle", request))
     }
 
+    /// A handler let go of (its app removed, say) takes its program with it.
+    deinit {
+        process?.stop()
+    }
+
     /// Stops the program and everything it started (it is started again by the next request).
     public func stop() {
         process?.stop()
