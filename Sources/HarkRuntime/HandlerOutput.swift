@@ -25,7 +25,7 @@ final class HandlerOutput: @unchecked Sendable {
 
     private let lock = NSLock()
     private var events: [Event] = []
-    private var waiter: (token: Int, continuation: CheckedContinuation<Event, Never>, timer: Task<Void, Never>?)?
+    private var waiter: (token: Int, continuation: CheckedContinuation<Event, Never>, timer: DispatchWorkItem)?
     private var waits = 0
     private var ended: HandlerProcess.Termination?
     private var errorLines: [String] = []
@@ -79,17 +79,20 @@ final class HandlerOutput: @unchecked Sendable {
             }
             waits += 1
             let token = waits
-            let timer = Task { [weak self] in
-                try? await Task.sleep(until: deadline)
-                self?.expire(token)
-            }
+            // A dispatch timer, not a task: when busy tasks hold up Swift's few cooperative threads,
+            // the deadline must still fall when it is due, not when a reply that came later is read.
+            let timer = DispatchWorkItem { [weak self] in self?.expire(token) }
+            let left = deadline - .now
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + .nanoseconds(Int(left.components.seconds) * 1_000_000_000 + Int(left.components.attoseconds / 1_000_000_000)),
+                execute: timer)
             // One waiter at a time (ProgramHandler sends one request at a time); one left over
             // would otherwise never be resumed.
             let previous = waiter
             waiter = (token, continuation, timer)
             lock.unlock()
             if let previous {
-                previous.timer?.cancel()
+                previous.timer.cancel()
                 previous.continuation.resume(returning: .timedOut)
             }
         }
@@ -123,7 +126,7 @@ final class HandlerOutput: @unchecked Sendable {
         }
         waiter = nil
         lock.unlock()
-        waiting.timer?.cancel()
+        waiting.timer.cancel()
         waiting.continuation.resume(returning: event)
     }
 

@@ -44,6 +44,7 @@ final class HandlerProcess: @unchecked Sendable {
 
     let pid: pid_t
     private let input: Int32
+    /// Until `stop`, which closes the program's stdin (and only it does).
     private var inputOpen = true
     let output: HandlerOutput
     private let reaping = Reaping()
@@ -71,6 +72,10 @@ final class HandlerProcess: @unchecked Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
+        guard !argv.dropLast().contains(nil), !envp.dropLast().contains(nil) else {
+            for ends in made { closeReporting(ends.read); closeReporting(ends.write) }
+            throw HandlerStartFailure("\(executable): out of memory for its arguments")
+        }
         // ETXTBSY: another thread's child, between its start and its exec, still holds a descriptor
         // the script was written through (a test writing its handler, an app being installed).
         // It goes at that child's exec, a moment later.
@@ -117,7 +122,8 @@ final class HandlerProcess: @unchecked Sendable {
                 offset += written
                 continue
             }
-            switch errno {
+            let code = errno
+            switch code {
             case EINTR:
                 continue
             case EPIPE:
@@ -127,11 +133,12 @@ final class HandlerProcess: @unchecked Sendable {
                 guard left > .zero else { throw .timedOut }
                 var descriptor = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
                 let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
-                if poll(&descriptor, 1, milliseconds) < 0 && errno != EINTR {
-                    throw .failed("waiting to write to the program: \(String(cString: strerror(errno)))")
+                if poll(&descriptor, 1, milliseconds) < 0 {
+                    let code = errno
+                    if code != EINTR { throw .failed("waiting to write to the program: \(String(cString: strerror(code)))") }
                 }
             default:
-                throw .failed("writing to the program: \(String(cString: strerror(errno)))")
+                throw .failed("writing to the program: \(String(cString: strerror(code)))")
             }
         }
     }
@@ -150,10 +157,9 @@ final class HandlerProcess: @unchecked Sendable {
     /// group `grace` later (sooner if the program ended). Returns at once: a program taking its
     /// time must not hold up the person's next request.
     func stop(grace: Duration = ChildProcesses.grace) {
-        if inputOpen {
-            inputOpen = false
-            closeReporting(input)
-        }
+        guard inputOpen else { return }  // stopped already
+        inputOpen = false
+        closeReporting(input)
         signalGroup(SIGTERM)
         let deadline = ContinuousClock.now + grace
         DispatchQueue.global().async {
@@ -161,17 +167,14 @@ final class HandlerProcess: @unchecked Sendable {
         }
     }
 
-    /// SIGKILL to the group once the program has ended or `deadline` has passed (its own
-    /// children may outlive it), then it is no longer Hark's to stop.
+    /// SIGKILL to the group once it is empty or `deadline` has passed (the program's children
+    /// may outlive it, and get the same grace), then it is no longer Hark's to stop.
     func finish(until deadline: ContinuousClock.Instant) {
         _ = reaping.wait(until: deadline)
+        // Signal 0 finds whether anything is left in the group.
+        while ContinuousClock.now < deadline && kill(-pid, 0) == 0 { usleep(20_000) }
         signalGroup(SIGKILL)
         ChildProcesses.stopped(self)
-    }
-
-    /// Waits until the program has been reaped or `deadline` passed; whether it was.
-    func waitForEnd(until deadline: ContinuousClock.Instant) -> Bool {
-        reaping.wait(until: deadline)
     }
 
     /// Sends `signal` to the program's process group (its pid: it leads a session of its own).

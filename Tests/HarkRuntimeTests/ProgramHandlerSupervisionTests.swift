@@ -43,14 +43,14 @@ import Testing
         """
         var (handler, engine, folder) = try Self.handler(script, timeout: 15)
         #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
-        #expect(eventually(within: 5) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("closed").path) })
+        #expect(await eventually(within: 5) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("closed").path) })
         let started = ContinuousClock.now
         let refused = await engine.respond(to: .text("say hello"))
         #expect(ContinuousClock.now - started < .seconds(5), "Hark waited for a program that closed its stdin")
         #expect(refused.speech == "Parrot: Sorry, Parrot stopped taking requests.")
         #expect(refused.problem?.contains("closed its stdin while still running") == true, "\(refused.problem ?? "")")
         let first = try Self.pid(in: folder.appendingPathComponent("pids"))
-        #expect(eventually(within: 5) { processIsGone(first) }, "the program that closed its stdin \(first) is still running")
+        #expect(await eventually(within: 5) { processIsGone(first) }, "the program that closed its stdin \(first) is still running")
         // The next request starts it again, and it answers.
         #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
         await handler.stop()
@@ -103,7 +103,7 @@ import Testing
             .flatMap { UInt64($0.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
         #expect(ignored.map { $0 & ~0x1_8000_0000 } == 0, "\(signals)")
         await handler.stop()
-        #expect(eventually(within: 3) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("terminated").path) },
+        #expect(await eventually(within: 3) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("terminated").path) },
                 "the program never saw SIGTERM")
     }
 
@@ -200,7 +200,7 @@ import Testing
         await handler.stop()
     }
 
-    @Test func harkChatExitsPromptlyAndStopsItsHandler() throws {
+    @Test func harkChatExitsPromptlyAndStopsItsHandler() async throws {
         // The handler ignores SIGTERM (so only SIGKILL to its group ends it) and leaves behind a
         // descendant in a session of its own that holds the handler's pipes.
         let (_, directory) = try ProgramHandlerTests.app(handler: """
@@ -226,13 +226,13 @@ import Testing
         try input.fileHandleForWriting.write(contentsOf: Data("say hello\n".utf8))
         try input.fileHandleForWriting.close()
         let started = Date()
-        #expect(eventually(within: 10) { !process.isRunning }, "hark chat did not exit")
+        #expect(await eventually(within: 10) { !process.isRunning }, "hark chat did not exit")
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(Date().timeIntervalSince(started) < 10)
         let said = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         #expect(said.contains("Done, hello."), "\(said)")
         let handler = try Self.pid(in: folder.appendingPathComponent("pid"))
-        #expect(eventually(within: 3) { processIsGone(handler) }, "the handler \(handler) outlived hark chat")
+        #expect(await eventually(within: 3) { processIsGone(handler) }, "the handler \(handler) outlived hark chat")
     }
 }

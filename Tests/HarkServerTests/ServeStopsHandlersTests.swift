@@ -12,7 +12,7 @@ import Testing
         (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    @Test func sigtermEndsServeAndItsHandlerPromptly() throws {
+    @Test func sigtermEndsServeAndItsHandlerPromptly() async throws {
         // The contacts are dynamic, so the handler starts with the server (asked for its options).
         let apps = try temporaryDirectory()
         let folder = apps.appendingPathComponent("chirp")
@@ -65,9 +65,9 @@ import Testing
 
         server.terminate()
         let stopped = Date()
-        #expect(eventually(within: 10) { !server.isRunning },
+        #expect(await eventually(within: 10) { !server.isRunning },
                 "hark serve was still running 10 s after SIGTERM: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         #expect(Date().timeIntervalSince(stopped) < 10)
-        #expect(eventually(within: 3) { processIsGone(handlerPID) }, "the handler \(handlerPID) outlived hark serve")
+        #expect(await eventually(within: 3) { processIsGone(handlerPID) }, "the handler \(handlerPID) outlived hark serve")
     }
 }

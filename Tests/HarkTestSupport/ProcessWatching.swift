@@ -4,12 +4,13 @@ import Glibc
 #endif
 
 /// Polls `condition` every 20 ms until it holds or `seconds` have passed; whether it held.
-/// For what another process does, which a test can only look at from outside.
-public func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+/// For what another process does, which a test can only look at from outside. It sleeps as a
+/// task, so that it holds none of the few threads other tests' tasks (and Hark's) run on.
+public func eventually(within seconds: Double, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
-        usleep(20_000)
+        try? await Task.sleep(for: .milliseconds(20))
     }
     return true
 }
