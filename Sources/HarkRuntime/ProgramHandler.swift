@@ -12,10 +12,11 @@ public import HarkShortcuts
 /// and the README).
 ///
 /// The program is started directly (never through a shell) with a clean
-/// environment, in the app's folder, and kept running between requests. A
-/// program that crashes, hangs past its timeout or writes something that is not
-/// a reply is stopped; the person hears a specific error and the next request
-/// starts it again.
+/// environment, in the app's folder, and kept running between requests, which
+/// it gets one at a time. A program that crashes, hangs past its timeout, closes
+/// its stdin, writes a reply over `replyLimit` or something that is not a reply
+/// is stopped; the person hears a specific error and the next request starts it
+/// again.
 ///
 /// Each request carries a fresh random `id` (128 bits, hex), and only a reply with that id
 /// answers it: a stray or guessed reply is dropped with a log entry. Each run of the program has
