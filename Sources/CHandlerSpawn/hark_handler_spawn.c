@@ -23,9 +23,13 @@ int hark_handler_spawn(const char *path, char *const argv[], char *const envp[],
     }
     sigset_t none, all;
     if (sigemptyset(&none) != 0 || sigfillset(&all) != 0) result = errno;
-    // glibc's sigfillset leaves out its two internal signals (32 and 33), which its posix_spawn
-    // leaves ignored in the child; they are not for programs' use, and setting their bits here
-    // by hand made glibc 2.36 skip the signal mask, so they stay as glibc has them.
+    // glibc's sigfillset leaves out its two internal signals (32 and 33), and its posix_spawn
+    // then leaves them ignored in the child, which exec keeps. Its sigaddset refuses them, so
+    // their bits are set directly: the program starts with no signal ignored at all.
+    enum { bits = 8 * sizeof(all.__val[0]) };
+    for (int number = __SIGRTMIN; number <= __SIGRTMIN + 1; number++) {
+        all.__val[(number - 1) / bits] |= 1UL << ((number - 1) % bits);
+    }
     if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, input, 0);
     if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, output, 1);
     if (result == 0) result = posix_spawn_file_actions_adddup2(&actions, errors, 2);
