@@ -7,9 +7,10 @@ import Glibc
 /// process group of its own: stopped, with everything in their groups, when Hark exits normally
 /// (`hark chat` at its end, `hark serve` after SIGTERM or Ctrl-C, both of which return).
 ///
-/// Not covered: Hark killed outright (SIGKILL, or a signal Hark does not handle). A handler then
-/// sees its stdin close, which ends any program that reads it; one that does not goes on until
-/// stopped by hand (PR_SET_PDEATHSIG would need fork, which is not safe from Swift's threads).
+/// Not covered: Hark killed by a signal it does not catch (SIGKILL; Ctrl-C or SIGTERM to
+/// `hark chat`). A handler then sees its stdin close, which ends any program that reads it; one
+/// that does not goes on until stopped by hand (PR_SET_PDEATHSIG would need fork from a thread
+/// that lives as long as Hark, as it fires when the forking thread ends).
 enum ChildProcesses {
     /// How long a program has after SIGTERM before its group gets SIGKILL.
     static let grace = Duration.seconds(1)
