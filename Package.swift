@@ -43,6 +43,10 @@ let package = Package(
                                             "-DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD"])],
                 linkerSettings: [.linkedLibrary("webrtc_audio_processing")]),
 
+        // Handler programs started with posix_spawn's GNU options (a session of their own, a clean
+        // signal mask), which Swift's Glibc module does not show. Owned by HarkRuntime.HandlerProcess.
+        .target(name: "CHandlerSpawn"),
+
         .target(name: "HarkAudio", dependencies: ["CALSA", "CNoiseSuppression", "CSampleRate", "CSpeexDSP"], swiftSettings: strictness),
         .target(name: "HarkGrammar", swiftSettings: strictness),
         // Numbers as English words: heard by the intents' grammars, said by the voice.
@@ -61,7 +65,7 @@ let package = Package(
                 swiftSettings: strictness),
         .target(name: "HarkVoice", dependencies: ["CEspeakNG", "HarkAudio", "HarkNumbers"], swiftSettings: strictness),
         .target(name: "HarkRuntime",
-                dependencies: ["HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkShortcuts", "HarkSpeech",
+                dependencies: ["CHandlerSpawn", "HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkShortcuts", "HarkSpeech",
                                "HarkStore", "HarkVoice",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Crypto", package: "swift-crypto")],

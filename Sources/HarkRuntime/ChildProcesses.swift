@@ -3,76 +3,50 @@ import Foundation
 import Glibc
 #endif
 
-/// Handler programs Hark started and has not yet stopped, each the leader of its own process
-/// group: stopped (with everything they started) when asked, and when Hark exits.
+/// Handler programs Hark started and has not finished stopping, each leading a session and
+/// process group of its own: stopped, with everything in their groups, when Hark exits normally
+/// (`hark chat` at its end, `hark serve` after SIGTERM or Ctrl-C, both of which return).
+///
+/// Not covered: Hark killed by a signal it does not catch (SIGKILL; Ctrl-C or SIGTERM to
+/// `hark chat`). A handler then sees its stdin close, which ends any program that reads it; one
+/// that does not goes on until stopped by hand (PR_SET_PDEATHSIG would need fork from a thread
+/// that lives as long as Hark, as it fires when the forking thread ends).
 enum ChildProcesses {
-    /// Seconds a program has to end after SIGTERM before SIGKILL.
-    static let graceSeconds = 1.0
+    /// How long a program has after SIGTERM before its group gets SIGKILL.
+    static let grace = Duration.seconds(1)
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var running: [Int32: Process] = [:]
-    nonisolated(unsafe) private static var leadsGroup: [Int32: Bool] = [:]
+    nonisolated(unsafe) private static var running: [ObjectIdentifier: HandlerProcess] = [:]
     nonisolated(unsafe) private static var exitHookInstalled = false
 
-    static func started(_ process: Process) {
+    static func started(_ process: HandlerProcess) {
         lock.lock()
         defer { lock.unlock() }
-        // Signalling the group is only right when the program leads one (Foundation starts
-        // children so); otherwise only the program itself is signalled.
-        leadsGroup[process.processIdentifier] = getpgid(process.processIdentifier) == process.processIdentifier
-        running[process.processIdentifier] = process
+        running[ObjectIdentifier(process)] = process
         if !exitHookInstalled {
             exitHookInstalled = true
-            atexit { ChildProcesses.stopAll() }
+            if atexit({ ChildProcesses.stopAll() }) != 0 {
+                HandlerProcess.report("could not arrange for handler programs to be stopped when Hark exits")
+            }
         }
     }
 
-    /// SIGTERM to the program's group, SIGKILL after `graceSeconds` if it is still there, then
-    /// reaps it, so no process is left behind and none stays a zombie. The waiting happens on a
-    /// thread of its own: a second of waiting must not hold one of the few threads that run
-    /// every task (timers included) while the program takes its time.
-    static func stop(_ process: Process) {
-        guard let target = forget(process) else { return }
-        reaper.async { terminate(process, target: target) }
-    }
-
-    /// Where stopped programs are waited for and reaped.
-    private static let reaper = DispatchQueue(label: "hark.handler-reaper")
-
-    /// Takes the process off the running list; the pid or group to signal, nil if there is none.
-    private static func forget(_ process: Process) -> Int32? {
-        let pid = process.processIdentifier
+    /// Its stop is complete (SIGKILL went to its group): nothing is left to do at exit.
+    static func stopped(_ process: HandlerProcess) {
         lock.lock()
-        running[pid] = nil
-        let group = leadsGroup.removeValue(forKey: pid) ?? false
+        running[ObjectIdentifier(process)] = nil
         lock.unlock()
-        return pid > 0 ? (group ? -pid : pid) : nil
     }
 
-    private static func terminate(_ process: Process, target: Int32) {
-        signal(target, SIGTERM)
-        let deadline = Date().addingTimeInterval(graceSeconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        // The group's other members may outlive its leader: KILL goes to the group in any case.
-        signal(target, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// Sends `signal` to `target` (a negative pid is a process group). ESRCH (nothing left to
-    /// signal) is the expected end; any other failure is reported.
-    private static func signal(_ target: Int32, _ signal: Int32) {
-        if kill(target, signal) != 0 && errno != ESRCH {
-            FileHandle.standardError.write(Data("hark: warning: kill(\(target), \(signal)) failed: \(String(cString: strerror(errno)))\n".utf8))
-        }
-    }
-
-    /// At exit: every program still running, stopped before Hark is gone (so here, not on the reaper).
-    static func stopAll() {
+    /// At exit: SIGTERM to every group still there, at once; SIGKILL to each after the grace
+    /// period or as soon as its program has ended, so Hark waits at most `grace` in all and
+    /// never for a descendant that left the group.
+    static func stopAll(grace: Duration = grace) {
         lock.lock()
         let processes = Array(running.values)
         lock.unlock()
-        for process in processes {
-            if let target = forget(process) { terminate(process, target: target) }
-        }
+        for process in processes { process.signalGroup(SIGTERM) }
+        let deadline = ContinuousClock.now + grace
+        for process in processes { process.finish(until: deadline) }
     }
 }

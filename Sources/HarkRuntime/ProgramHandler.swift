@@ -12,16 +12,18 @@ public import HarkShortcuts
 /// and the README).
 ///
 /// The program is started directly (never through a shell) with a clean
-/// environment, in the app's folder, and kept running between requests. A
-/// program that crashes, hangs past its timeout or writes something that is not
-/// a reply is stopped; the person hears a specific error and the next request
-/// starts it again.
+/// environment, in the app's folder, and kept running between requests, which
+/// it gets one at a time. A program that crashes, hangs past its timeout, closes
+/// its stdin, writes a reply over `replyLimit` or something that is not a reply
+/// is stopped; the person hears a specific error and the next request starts it
+/// again.
 ///
-/// Replies are matched to requests by `id`: a reply to another request (one that came twice,
-/// or too late) is dropped with a log entry instead of answering the next request. The program
-/// runs in a process group of its own, so stopping it stops whatever it started:
-/// SIGTERM, then SIGKILL if it is still there a second later, and it is reaped; programs still
-/// running when Hark exits are stopped the same way.
+/// Each request carries a fresh random `id` (128 bits, hex), and only a reply with that id
+/// answers it: a stray or guessed reply is dropped with a log entry. Each run of the program has
+/// its own pipes, so nothing a stopped run writes late can reach the next. The program runs in a
+/// session and process group of its own with a clean signal mask (see `HandlerProcess`):
+/// stopping it is SIGTERM to the group, then SIGKILL a second later; programs still running when
+/// Hark exits are stopped the same way (see `ChildProcesses`).
 public actor ProgramHandler: IntentHandler {
     public let appName: String
     public let command: [String]
@@ -32,25 +34,28 @@ public actor ProgramHandler: IntentHandler {
     private let deleteDonations: (@Sendable ([DonationFilter]) async -> Void)?
     private let appIdentifier: String
     /// Where dropped replies are reported.
-    private let report: @Sendable (String) -> Void
+    let report: @Sendable (String) -> Void
 
-    private var process: Process?
-    private var input: FileHandle?
-    private var errorTail = ErrorTail()
-    private var nextID = 0
-    private var waiting: (id: Int, continuation: CheckedContinuation<Line, Never>)?
-    private var buffered: [String] = []
-    private var ended = false
-    /// When the program's output closed, as the thread reading it saw it.
-    private var outputClosedAt = Moment()
+    /// The longest reply read, in bytes: a longer one is an error, not a wait for memory to run out.
+    public let replyLimit: Int
+    private var process: HandlerProcess?
+    /// Whether a request is under way, and the requests waiting for it to end: the program
+    /// answers one at a time, and two waiting on its output at once would take each other's replies.
+    private var busy = false
+    private var queued: [CheckedContinuation<Void, Never>] = []
+
+    /// 1 MiB: far above any real reply (a few options or values), far below trouble.
+    public static let defaultReplyLimit = 1 << 20
 
     /// Directories searched for a bare program name, before Hark's own PATH.
     static let cleanPath = "/usr/local/bin:/usr/bin:/bin"
 
     public init(app: AppManifest, command: [String], timeoutSeconds: Double, dataDirectory: URL,
+                replyLimit: Int = ProgramHandler.defaultReplyLimit,
                 deleteDonations: (@Sendable ([DonationFilter]) async -> Void)? = nil,
                 report: @escaping @Sendable (String) -> Void = StoredShortcuts.warn) {
         self.report = report
+        self.replyLimit = replyLimit
         self.appName = app.name
         self.appIdentifier = app.identifier
         self.deleteDonations = deleteDonations
@@ -103,81 +108,46 @@ public actor ProgramHandler: IntentHandler {
         try response(try await exchange(phase: "handle", request))
     }
 
+    /// A handler let go of (its app removed, say) takes its program with it.
+    deinit {
+        process?.stop()
+    }
+
     /// Stops the program and everything it started (it is started again by the next request).
     public func stop() {
-        guard let process else { return }
-        try? input?.close()
-        ChildProcesses.stop(process)
-        self.process = nil
-        self.input = nil
+        process?.stop()
+        process = nil
     }
 
     // MARK: The exchange
 
     private func exchange(phase: String, _ request: IntentRequest, parameter: String? = nil) async throws -> [String: Any] {
-        try startIfNeeded()
-        nextID += 1
-        let id = nextID
+        if busy {
+            await withCheckedContinuation { queued.append($0) }
+        }
+        busy = true
+        defer {
+            if queued.isEmpty { busy = false } else { queued.removeFirst().resume() }
+        }
+        let process = try startIfNeeded()
+        let id = Self.requestID()
         var message: [String: Any] = [
             "id": id, "phase": phase, "app": request.app, "intent": request.intent,
             "values": request.values.mapValues { ["id": $0.identifier, "spoken": $0.spoken] },
         ]
         if let parameter { message["parameter"] = parameter }
-        let line: Data
-        do {
-            line = try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) + Data("\n".utf8)
-            try input?.write(contentsOf: line)
-        } catch {
-            // The program has died: wait for it, so its exit status makes it into the log.
-            process?.waitUntilExit()
-            let status = process.map { " (exit status \($0.terminationStatus))" } ?? ""
-            let detail = "writing to \(command.joined(separator: " ")): \(error)\(status)" + errorTail.summary
-            stop()
-            throw HandlerError(spoken: "Sorry, \(appName) stopped working.", detail: detail)
-        }
-
-        let reply: [String: Any]
+        let line = try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) + Data("\n".utf8)
         let deadline = ContinuousClock.now + timeout
-        while true {
-            switch await nextLine(id: id, until: deadline) {
-            case .line(let text):
-                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let parsed = object as? [String: Any] else {
-                    stop()
-                    throw unreadable("not a JSON object: \(text.prefix(200))")
-                }
-                // Another request's reply (sent twice, or too late) must not answer this one.
-                guard (parsed["id"] as? NSNumber)?.intValue == id else {
-                    report("\(command.joined(separator: " ")): dropped a reply for request \(parsed["id"].map { "\($0)" } ?? "(no id)") while waiting for \(id): \(text.prefix(200))")
-                    continue
-                }
-                reply = parsed
-            case .ended, .timedOut:
-                // Which came first, the program's end or the deadline, is judged by when its output
-                // really closed (noted by the reading thread), not by when this task heard of it:
-                // on a busy machine either news can arrive late.
-                guard let closed = outputClosedAt.time, closed <= deadline else {
-                    let detail = "\(command.joined(separator: " ")): no reply within \(timeout) (stopped)" + errorTail.summary
-                    stop()
-                    throw HandlerError(spoken: "Sorry, \(appName) didn't answer in time.", detail: detail)
-                }
-                // It crashed or quit. Its exit status follows soon; it is waited for a moment
-                // without holding a thread (a program may close its output and go on running).
-                let ending = process
-                let patience = closed + .seconds(1)
-                while let ending, ending.isRunning, ContinuousClock.now < patience {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
-                let status = ending.map { process -> String in
-                    if process.isRunning { return "output closed, still running" }
-                    return process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)"
-                        : "exit status \(process.terminationStatus)"
-                } ?? "not running"
-                let detail = "\(command.joined(separator: " ")): ended (\(status))" + errorTail.summary
-                stop()
-                throw HandlerError(spoken: "Sorry, \(appName) stopped working.", detail: detail)
-            }
-            break
+        do {
+            try process.send(line, until: deadline)
+        } catch .closed {
+            throw await closedInput(process)
+        } catch .timedOut {
+            throw failure(.hang, "its stdin stayed full for \(timeout): it is not reading requests", process)
+        } catch .failed(let reason) {
+            throw failure(.crash, reason, process)
         }
+        let reply = try await awaitReply(id: id, from: process, until: deadline)
         if let deletions = reply["deleteDonations"] {
             await deleteDonations?(try donationFilters(deletions))
         }
@@ -224,105 +194,32 @@ public actor ProgramHandler: IntentHandler {
         _ = signal(SIGPIPE, SIG_IGN)
     }()
 
-    private func startIfNeeded() throws {
+    /// The running program, started first if there is none or it has ended.
+    private func startIfNeeded() throws -> HandlerProcess {
         Self.ignoreBrokenPipes
-        if let process, process.isRunning { return }
+        if let process, process.termination == nil { return process }
         stop()
         guard let program = command.first, let executable = Self.locate(program, in: folder) else {
             throw HandlerError(spoken: "Sorry, \(appName)'s handler isn't installed.",
                                detail: "\(command.first ?? "(no command)") not found in \(folder.path) or on PATH")
         }
-        let process = Process()
-        // Foundation starts the program as the leader of a process group of its own (checked by
-        // ChildProcesses.started), so stopping the group reaches whatever it started too.
-        process.executableURL = executable
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = folder
-        process.environment = environment
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
         do {
-            try process.run()
+            let process = try HandlerProcess.start(executable: executable.path, arguments: Array(command.dropFirst()),
+                                                   directory: folder.path, environment: environment, replyLimit: replyLimit)
+            self.process = process
+            return process
         } catch {
-            throw HandlerError(spoken: "Sorry, \(appName)'s handler wouldn't start.", detail: "\(executable.path): \(error)")
-        }
-        self.process = process
-        ChildProcesses.started(process)
-        self.input = stdin.fileHandleForWriting
-        buffered = []
-        ended = false
-        outputClosedAt = Moment()
-        errorTail = ErrorTail()
-        let lines = Self.lines(of: stdout.fileHandleForReading, closed: outputClosedAt)
-        let errors = Self.lines(of: stderr.fileHandleForReading)
-        Task { [weak self] in
-            for await line in lines { await self?.deliver(line) }
-            await self?.deliver(nil)
-        }
-        Task { [weak self] in
-            for await line in errors { await self?.noteError(line) }
+            throw HandlerError(spoken: "Sorry, \(appName)'s handler wouldn't start.", detail: error.description)
         }
     }
 
-    /// What waiting for the program's next line brought.
-    enum Line {
-        case line(String)
-        /// Its output closed: it ended.
-        case ended
-        case timedOut
-    }
-
-    private func nextLine(id: Int, until deadline: ContinuousClock.Instant) async -> Line {
-        if !buffered.isEmpty { return .line(buffered.removeFirst()) }
-        if ended { return .ended }
-        guard deadline > .now else { return .timedOut }
-        return await withCheckedContinuation { continuation in
-            waiting = (id, continuation)
-            Task { [weak self] in
-                try? await Task.sleep(until: deadline)
-                await self?.expire(id: id)
-            }
-        }
-    }
-
-    private func deliver(_ line: String?) {
-        guard let line else {
-            ended = true
-            if let waiting { self.waiting = nil; waiting.continuation.resume(returning: .ended) }
-            return
-        }
-        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-        if let waiting {
-            self.waiting = nil
-            waiting.continuation.resume(returning: .line(line))
-        } else {
-            buffered.append(line)
-        }
-    }
-
-    private func expire(id: Int) {
-        guard let waiting, waiting.id == id else { return }
-        self.waiting = nil
-        waiting.continuation.resume(returning: .timedOut)
-    }
-
-    private func noteError(_ line: String) {
-        errorTail.append(line)
-    }
-
-    /// Lines read from a pipe on a thread of their own (reading blocks; see `PipeLines`).
-    /// `closed` is set when the pipe reaches its end.
-    private static func lines(of handle: FileHandle, closed: Moment? = nil) -> AsyncStream<String> {
-        AsyncStream { continuation in
-            let thread = Thread {
-                PipeLines.read(from: handle.fileDescriptor) { continuation.yield($0) }
-                closed?.mark()
-                continuation.finish()
-            }
-            thread.start()
-        }
+    /// 128 random bits in hex: a program cannot guess the id of a request it has not been sent.
+    static func requestID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return [generator.next() as UInt64, generator.next()].map { number in
+            let digits = String(number, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
     }
 
     /// A program path relative to the app's folder, or a bare name looked up
@@ -361,34 +258,5 @@ public actor ProgramHandler: IntentHandler {
             return EnumeratedValue(identifier: id, spoken: fields["spoken"] as? String ?? id,
                                    synonyms: fields["synonyms"] as? [String] ?? [])
         }
-    }
-
-    /// The last lines the program wrote to stderr, for the log when it fails.
-    struct ErrorTail {
-        private(set) var lines: [String] = []
-        mutating func append(_ line: String) {
-            lines.append(line)
-            if lines.count > 5 { lines.removeFirst() }
-        }
-        var summary: String { lines.isEmpty ? "" : "; stderr: " + lines.joined(separator: " | ") }
-    }
-}
-
-/// An instant set once from any thread and read from another.
-final class Moment: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: ContinuousClock.Instant?
-
-    func mark() {
-        lock.lock()
-        defer { lock.unlock() }
-        if value == nil { value = .now }
-    }
-
-    var time: ContinuousClock.Instant? {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
     }
 }

@@ -82,6 +82,15 @@ struct Serve: AsyncParsableCommand {
             if !endpoint.isLocalOnly {
                 logger.warning("listening beyond this machine on \(server.endpoint): the Wyoming protocol has no authentication, so anyone who can reach the port can use Hark and its apps")
             }
+            // SIGTERM and SIGINT are caught before the address is printed: one sent as soon as it is
+            // (by a service manager or a test) would otherwise be lost, pending on threads that
+            // block it until StopSignals ignores it.
+            let task = Task { try await server.run() }
+            let stopper = StopSignals { signal in
+                logger.notice("\(signal), stopping")
+                task.cancel()
+            }
+            defer { stopper.cancel() }
             // The one line on standard output: scripts and tests read the address (and the port chosen for port 0).
             print("hark: serving Wyoming on \(server.endpoint)")
             fflush(nil)
@@ -98,12 +107,6 @@ struct Serve: AsyncParsableCommand {
             }
             defer { announcement?.stop() }
 
-            let task = Task { try await server.run() }
-            let stopper = StopSignals { signal in
-                logger.notice("\(signal), stopping")
-                task.cancel()
-            }
-            defer { stopper.cancel() }
             do {
                 try await task.value
             } catch is CancellationError {

@@ -82,12 +82,7 @@ import Testing
     }
 
     /// Answers every request with success and a word, one JSON line each.
-    static let working = """
-    while read -r line; do
-      id=$(printf '%s' "$line" | sed 's/.*"id":\\([0-9]*\\).*/\\1/')
-      printf '{"id": %s, "code": "success", "values": {"word": "hello"}}\\n' "$id"
-    done
-    """
+    static let working = ProgramHandlerSupervisionTests.working
 
     @Test func aWorkingProgramAnswers() async throws {
         var (engine, _) = try await Self.engine(Self.working)
@@ -112,9 +107,8 @@ import Testing
         // Every request is answered twice: first as if it were request 999, then for real.
         let script = """
         while read -r line; do
-          id=$(printf '%s' "$line" | sed 's/.*"id":\\([0-9]*\\).*/\\1/')
           printf '{"id": 999, "code": "failure"}\\n'
-          printf '{"id": %s, "code": "success", "values": {"word": "hello"}}\\n' "$id"
+        \(ProgramHandlerSupervisionTests.answer)
         done
         """
         let (catalog, directory) = try Self.app(handler: script)
@@ -125,7 +119,7 @@ import Testing
         #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
         #expect(await engine.respond(to: .text("say hello")).speech == "Parrot: Done, hello.")
         #expect(dropped.all.count == 2)
-        #expect(dropped.all.first?.contains("dropped a reply for request 999 while waiting for 1") == true, "\(dropped.all)")
+        #expect(dropped.all.first?.contains("dropped a reply for request 999 while waiting for ") == true, "\(dropped.all)")
         await handler.stop()
     }
 
@@ -170,7 +164,7 @@ import Testing
         let started = ContinuousClock.now
         let reply = await engine.respond(to: .text("say hello"))
         #expect(reply.speech == "Parrot: Sorry, Parrot stopped working.")
-        #expect(reply.problem?.contains("output closed, still running") == true, "\(reply.problem ?? "")")
+        #expect(reply.problem?.contains("closed its stdout while still running") == true, "\(reply.problem ?? "")")
         #expect(ContinuousClock.now - started < .seconds(100), "Hark waited for the program to end")
     }
 

@@ -81,4 +81,45 @@ nonisolated(unsafe) private var signalsCaught = 0
         PipeLines.read(from: -1) { lines.append($0) }
         #expect(lines == ["reading the pipe failed: Bad file descriptor"])
     }
+
+    /// Writes `text` to a new pipe from a thread of its own and reads it back with `limit`.
+    private func readBack(_ text: [UInt8], limit: Int) throws -> (lines: [String], seconds: Double) {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let writer = ends[1]
+        Thread {
+            let written = text.withUnsafeBytes { bytes -> Bool in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = write(writer, bytes.baseAddress! + offset, bytes.count - offset)
+                    if count <= 0 { return false }
+                    offset += count
+                }
+                return true
+            }
+            precondition(written && close(writer) == 0, "the writer could not write the test's text")
+        }.start()
+        let started = Date()
+        var lines: [String] = []
+        PipeLines.read(from: ends[0], limit: limit) { lines.append($0) }
+        #expect(close(ends[0]) == 0)
+        return (lines, Date().timeIntervalSince(started))
+    }
+
+    @Test func aLongLineIsReadInTimeLinearInItsLength() throws {
+        // Searching the whole line again for each chunk made 8 MB take seconds and 50 MB minutes.
+        let long = [UInt8](repeating: UInt8(ascii: "a"), count: 32 << 20)
+        let (lines, seconds) = try readBack(long + Array("\nend\n".utf8), limit: 64 << 20)
+        #expect(lines.count == 2)
+        #expect(lines.first?.utf8.count == 32 << 20)
+        #expect(lines.last == "end")
+        #expect(seconds < 5, "32 MB took \(seconds) s")
+    }
+
+    @Test func aLineOverTheLimitIsLeftOutAndTheNextOneComes() throws {
+        let long = [UInt8](repeating: UInt8(ascii: "a"), count: 8 << 20)
+        let (lines, seconds) = try readBack(Array("first\n".utf8) + long + Array("\nend\n".utf8), limit: 1 << 20)
+        #expect(lines == ["first", "(a line over 1048576 bytes, left out)", "end"])
+        #expect(seconds < 5, "8 MB took \(seconds) s")
+    }
 }

@@ -2,7 +2,7 @@
 """Chirp's handler: speaks Hark's handler protocol on stdin and stdout.
 
 One JSON object per line each way. Hark sends
-  {"id": 1, "phase": "options" | "resolve" | "confirm" | "handle",
+  {"id": "<32 random hex digits>", "phase": "options" | "resolve" | "confirm" | "handle",
    "app": "messages", "intent": "SendMessage",
    "parameter": "recipient",            # options and resolve only
    "values": {"recipient": {"id": "amy_smith", "spoken": "Amy Smith"}, ...}}
