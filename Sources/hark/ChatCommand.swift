@@ -90,6 +90,11 @@ struct Chat: AsyncParsableCommand {
             let reply = await engine.respond(to: line.trimmingCharacters(in: .whitespaces).isEmpty ? .silence : .text(line))
             print("hark: \(reply.speech)")
             if let problem = reply.problem { printError("hark: (\(problem))") }
+            // Piped, stdout is block-buffered: a script waiting for this reply would wait forever.
+            guard fflush(nil) == 0 else {
+                printError("hark: cannot write the reply: \(String(cString: strerror(errno)))")
+                throw ExitCode(ExitStatus.ioError)
+            }
         }
     }
 }
