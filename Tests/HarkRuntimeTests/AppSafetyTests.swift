@@ -56,4 +56,40 @@ import Testing
         #expect(replies[1] == "Home: Turning on the garage light.", "\(replies) \(errors)")
         #expect(!errors.contains("evil"), "\(errors)")
     }
+
+    @Test func anAppOthersMayChangeIsLeftOutNamingThePath() throws {
+        let apps = try temporaryDirectory()
+        let marker = apps.appendingPathComponent("ran")
+        _ = try Self.markingApp(in: apps, folder: "good", name: "Good", phrase: "say hello", marker: apps.appendingPathComponent("good-ran"))
+        let open = try Self.markingApp(in: apps, folder: "open", name: "Open", phrase: "open sesame", marker: marker)
+        try Self.chmod(open, 0o777)
+        let groupManifest = try Self.markingApp(in: apps, folder: "shared", name: "Shared", phrase: "share it", marker: marker)
+        try Self.chmod(groupManifest.appendingPathComponent("app.yaml"), 0o664)
+        let program = try Self.markingApp(in: apps, folder: "program", name: "Program", phrase: "run the program", marker: marker)
+        try Self.chmod(program.appendingPathComponent("handler.sh"), 0o757)
+
+        let (replies, errors) = try Self.chat(["--apps", apps.path], in: Fixtures.root,
+                                              saying: ["open sesame", "share it", "run the program", "say hello"])
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "a refused app's handler ran")
+        #expect(errors.contains("\(open.path): writable by everyone (mode 777)"), "\(errors)")
+        #expect(errors.contains("\(groupManifest.path)/app.yaml: writable by its group (mode 664)"), "\(errors)")
+        #expect(errors.contains("\(program.path)/handler.sh: writable by everyone (mode 757)"), "\(errors)")
+        #expect(errors.contains("chmod go-w"), "\(errors)")
+        #expect(!replies[0...2].contains("done"), "\(replies)")
+        // The good app beside them still runs (its handler fails on purpose, so its marker shows it ran).
+        #expect(FileManager.default.fileExists(atPath: apps.appendingPathComponent("good-ran").path), "\(replies) \(errors)")
+    }
+
+    @Test func appsCheckRefusesAnOwnersAppFolderOthersMayWrite() throws {
+        let owner = try temporaryDirectory()
+        _ = try Self.markingApp(in: owner, folder: "mine", name: "Mine", phrase: "do my thing",
+                                marker: owner.appendingPathComponent("ran"))
+        try Self.chmod(owner, 0o777)
+        var environment = try isolatedHarkEnvironment()
+        environment["HARK_APPS"] = nil
+        environment["HARK_OWNER_APPS"] = owner.path
+        let outcome = try CommandLineTests.hark(["apps", "check"], environment: environment)
+        #expect(outcome.status == 65)
+        #expect(outcome.output.contains("\(owner.path): writable by everyone (mode 777)"), "\(outcome.output)")
+    }
 }
