@@ -46,22 +46,26 @@ struct PIN: AsyncParsableCommand {
             }
             print("PIN set (\(store.url.path)).")
         case "clear":
+            let wasSet: Bool
             do {
+                wasSet = try store.isStored()
                 try store.clear()
             } catch {
                 printError("hark: \(error.description)")
-                throw ExitCode(ExitStatus.software)
+                throw ExitCode(ExitStatus.ioError)
             }
-            print("PIN removed.")
+            print(wasSet ? "PIN removed." : "No PIN was set.")
         default:
-            print(await store.isSet() ? "A PIN is set (\(store.url.path))." : "No PIN is set; orders will say how to set one.")
+            let isSet: Bool
             let lockout: PINLockout
-            switch Result(catching: { () throws(PINFile.PINError) in try store.readLockout() }) {
-            case .success(let found): lockout = found
-            case .failure(let error):
+            do {
+                isSet = try store.isStored()
+                lockout = try store.readLockout()
+            } catch {
                 printError("hark: \(error.description)")
-                throw ExitCode(ExitStatus.dataError)
+                throw ExitCode(ExitStatus.ioError)
             }
+            print(isSet ? "A PIN is set (\(store.url.path))." : "No PIN is set; orders will say how to set one.")
             if lockout.failures > 0 { print("\(lockout.failures) wrong PIN(s) in a row since the last right one.") }
             if let seconds = lockout.secondsLeft(at: Date()) { print("No PIN is checked for another \(seconds) s.") }
         }
