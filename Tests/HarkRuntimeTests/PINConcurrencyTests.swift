@@ -6,7 +6,7 @@ import Testing
 
 /// Many PIN guesses at the same moment, from one process and from several: each is counted
 /// before the next is checked, so the lockout holds however they arrive.
-@Suite struct PINConcurrencyTests {
+@Suite(.serialized) struct PINConcurrencyTests {
     /// Rounds enough for a check to take a while in a debug build, so guesses overlap unless
     /// something keeps them apart.
     static let slowIterations = 20_000
