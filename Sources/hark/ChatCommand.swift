@@ -78,11 +78,23 @@ struct Chat: AsyncParsableCommand {
         let interactive = isatty(STDIN_FILENO) == 1
         if interactive { print("Type what you would say; an empty line is silence; Ctrl-D ends.") }
         while true {
-            if interactive {
-                print("you: ", terminator: "")
-                fflush(nil)
+            let line: String?
+            if interactive && engine.isAskingForPIN {
+                // Typed at a terminal, the PIN would stay on screen and in its scrollback.
+                do {
+                    line = try readLineUnseen(prompt: "you (PIN, not shown): ")
+                } catch {
+                    printError("hark: \(error.description)")
+                    throw ExitCode(ExitStatus.ioError)
+                }
+            } else {
+                if interactive {
+                    print("you: ", terminator: "")
+                    fflush(nil)
+                }
+                line = readLine()
             }
-            guard let line = readLine() else { break }
+            guard let line else { break }
             // Shortcuts added in another terminal meanwhile are heard from this line on.
             if !engine.isInConversation, let shortcuts = try? reloader?.changedShortcuts() {
                 engine.setPersonalShortcuts(shortcuts)

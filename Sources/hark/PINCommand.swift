@@ -74,22 +74,10 @@ struct PIN: AsyncParsableCommand {
     /// A line from standard input; from a terminal, with a prompt and without echoing the digits.
     static func readPIN() throws -> String? {
         guard isatty(STDIN_FILENO) == 1 else { return readLine() }
-        var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else {
-            throw ValidationError("cannot read the terminal's settings to hide the PIN: \(String(cString: strerror(errno)))")
+        do {
+            return try readLineUnseen(prompt: "New PIN (4 to 8 digits, not shown): ")
+        } catch {
+            throw ValidationError(error.description)
         }
-        var hidden = original
-        hidden.c_lflag &= ~tcflag_t(ECHO)
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden) == 0 else {
-            throw ValidationError("cannot hide the PIN as it is typed: \(String(cString: strerror(errno)))")
-        }
-        print("New PIN (4 to 8 digits, not shown): ", terminator: "")
-        fflush(nil)
-        let line = readLine()
-        print("")
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) == 0 else {
-            throw ValidationError("cannot restore the terminal's echo: \(String(cString: strerror(errno)))")
-        }
-        return line
     }
 }

@@ -14,9 +14,18 @@ final class ChatChild {
     private let errors = Pipe()
     private var buffered = Data()
 
-    init(_ arguments: [String] = ["--apps", "apps"], environment: [String: String], directory: URL = Fixtures.root) throws {
-        process.executableURL = try Fixtures.executable("hark")
-        process.arguments = ["chat"] + arguments
+    /// `onTerminal`: run under script(1), whose terminal (a pty) echoes what is typed, as a
+    /// person's would.
+    init(_ arguments: [String] = ["--apps", "apps"], environment: [String: String], directory: URL = Fixtures.root,
+         onTerminal: Bool = false) throws {
+        let hark = try Fixtures.executable("hark")
+        if onTerminal {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qfec", ([hark.path, "chat"] + arguments).joined(separator: " "), "/dev/null"]
+        } else {
+            process.executableURL = hark
+            process.arguments = ["chat"] + arguments
+        }
         process.currentDirectoryURL = directory
         process.environment = environment
         process.standardInput = input
@@ -46,6 +55,20 @@ final class ChatChild {
                 buffered = Data(buffered[buffered.index(after: newline)...])
                 if line.hasPrefix("hark: ") { return String(line.dropFirst("hark: ".count)) }
                 continue
+            }
+            let chunk = try readSome(output.fileHandleForReading)
+            if chunk.isEmpty { return nil }
+            buffered += chunk
+        }
+    }
+
+    /// Everything it printed up to and including `text`; nil if it ended first.
+    func output(through text: String) throws -> String? {
+        while true {
+            if let found = buffered.range(of: Data(text.utf8)) {
+                let through = String(decoding: buffered[buffered.startIndex..<found.upperBound], as: UTF8.self)
+                buffered = Data(buffered[found.upperBound...])
+                return through
             }
             let chunk = try readSome(output.fileHandleForReading)
             if chunk.isEmpty { return nil }
