@@ -13,9 +13,9 @@ public struct PINFile: PINAuthenticator {
     public let url: URL
     /// The moment a check happens (a parameter for tests).
     public var now: @Sendable () -> Date = { Date() }
-    /// PBKDF2 rounds for a PIN stored by `set`: one derivation takes over 300 ms (release build,
-    /// this project's test machine), so a stolen file costs an hour or more of guessing for each
-    /// 10,000 PINs. Files record their own rounds, so PINs stored with fewer still verify.
+    /// PBKDF2 rounds for a PIN stored by `set`: one derivation takes over 300 ms in a release
+    /// build on the project's machine, and every guess at a copied file pays it too. Files
+    /// record their own rounds, so PINs stored with fewer (50,000 before) still verify.
     public static let defaultIterations = 250_000
     /// Rounds used by `set` (lowered by tests that set many PINs).
     public var iterations = Self.defaultIterations
