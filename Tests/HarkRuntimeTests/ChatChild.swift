@@ -43,8 +43,21 @@ final class ChatChild {
     static let patience: Double = 120
     private let ended = Flag()
 
+    struct Ended: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Writes `line`; if the child has gone, says why (its status and standard error).
     func say(_ line: String) throws {
-        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        do {
+            try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        } catch {
+            let complaint = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
+            process.waitUntilExit()
+            ended.value = true
+            throw Ended(description: "hark chat ended (\(process.terminationReason == .exit ? "status" : "signal") "
+                        + "\(process.terminationStatus)) before \"\(line)\" could be written (\(error)): \(complaint)")
+        }
     }
 
     /// The next "hark: …" line, without its prefix; nil when the child closed its output first.

@@ -52,7 +52,12 @@ import Testing
         environment["XDG_CONFIG_HOME"] = config.path
 
         // Each child is brought to the PIN question first, so their guesses go in together.
-        let children = try (0..<4).map { _ in try ChatChild(environment: environment) }
+        // A database each: hark processes creating one database at the same moment can clash.
+        let children = try (0..<4).map { index in
+            var own = environment
+            own["HARK_DATABASE"] = config.appendingPathComponent("shortcuts-\(index).sqlite").path
+            return try ChatChild(environment: own)
+        }
         for child in children {
             try child.say("order a small dark coffee with oat milk")
             #expect(try child.reply()?.hasSuffix("Ready to order?") == true)
