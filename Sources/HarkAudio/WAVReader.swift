@@ -102,8 +102,9 @@ struct WAVReader {
                         guard end > body else { throw fail(.truncated, "file ends inside the first sample frame") }
                         let seconds = Double(available / format.blockAlign) / Double(format.sampleRate)
                         let missing = Double((size - available) / format.blockAlign) / Double(format.sampleRate)
-                        cutShort = String(format: "cut short: its data chunk declares %d bytes, the file holds %d; "
-                                          + "decoding the %.2f s there (%.2f s missing)", size, available, seconds, missing)
+                        // Interpolated, not %d: %d takes 32 bits and shows 0xFFFFFFF0 as -16.
+                        cutShort = "cut short: its data chunk declares \(size) bytes, the file holds \(available); "
+                            + String(format: "decoding the %.2f s there (%.2f s missing)", seconds, missing)
                     }
                     dataRange = body..<end
                     break scan

@@ -10,6 +10,10 @@ public enum PINCheck: Sendable, Equatable {
     case unavailable(String)
 }
 
+/// What stands for the words of a spoken PIN wherever a turn is shown or logged: the same
+/// whatever its length, so not even that is told.
+public let hiddenPIN = "••••"
+
 /// Checks the owner's spoken PIN before intents with a financial impact.
 public protocol PINAuthenticator: Sendable {
     /// Whether the owner has set a PIN at all.

@@ -162,8 +162,9 @@ public struct ConversationScript: Sendable, Equatable {
         if !shortcuts.isEmpty { engine.setPersonalShortcuts(engine.personalShortcuts + shortcuts) }
         if let clock { engine.clock = { clock } }
         for turn in turns {
+            let answersPIN = engine.isAskingForPIN
             let reply = await engine.respond(to: turn.said.isEmpty ? .silence : .text(turn.said))
-            transcript(turn.said, reply)
+            transcript(answersPIN ? hiddenPIN : turn.said, reply)
             if let expected = turn.expected, expected != reply.speech {
                 mismatches.append(Mismatch(line: turn.line, expected: expected, actual: reply.speech))
             }

@@ -156,6 +156,15 @@ public struct DialogueEngine: Sendable {
         if case .idle = state { false } else { true }
     }
 
+    /// Whether the open question asks for the PIN: what answers it is a secret, never to be
+    /// shown, logged or said back.
+    public var isAskingForPIN: Bool {
+        var current = state
+        if case .checking(_, let before) = current { current = before }
+        guard case .asking(let question, _, _) = current else { return false }
+        return question.kind == .pin
+    }
+
     // MARK: Dynamic options
 
     /// Asks each app's handler for the values of its dynamic types and rebuilds
@@ -345,7 +354,8 @@ public struct DialogueEngine: Sendable {
     /// "Did you say …?" about words heard with too little confidence. The turn hears yes or
     /// no, or what it heard before (the person may simply say it again).
     private mutating func check(_ heard: [String]) -> DialogueReply {
-        guard !heard.isEmpty else { return notAccepted(silence: false) }
+        // "Did you say one two three four?" would say the PIN aloud.
+        guard !heard.isEmpty, !isAskingForPIN else { return notAccepted(silence: false) }
         // A second unsure hearing while checking the first asks about the new words.
         if case .checking(_, let before) = state { state = before }
         var grammar = expectation.grammar

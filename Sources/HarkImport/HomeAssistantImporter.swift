@@ -1,4 +1,5 @@
 import Foundation
+import HarkIntents
 import Yams
 
 /// Turns Home Assistant's sentence files (the intents repository's YAML, or `custom_sentences`)
@@ -48,6 +49,10 @@ private struct SourceReader {
     }
 
     mutating func read(_ text: String) {
+        if let line = YAMLNesting.lineTooDeep(text) {
+            notes.append("\(file):\(line): nests more than \(YAMLNesting.limit) levels deep")
+            return
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

@@ -1,4 +1,5 @@
 import Foundation
+import HarkIntents
 import Yams
 
 /// Turns Picovoice Rhino's context YAML into a Hark app, through the same writer as Rhasspy's:
@@ -15,11 +16,16 @@ public enum RhinoImporter {
             notes.append("\(file):\((node?.mark?.line).map(String.init) ?? "?"): \(text)")
         }
         let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            notes.append("\(file): not valid YAML: \(error)")
+        if let line = YAMLNesting.lineTooDeep(text) {
+            notes.append("\(file):\(line): nests more than \(YAMLNesting.limit) levels deep")
             root = nil
+        } else {
+            do {
+                root = try Yams.compose(yaml: text)
+            } catch {
+                notes.append("\(file): not valid YAML: \(error)")
+                root = nil
+            }
         }
         guard let context = root?.mapping?["context"]?.mapping else {
             if root != nil { note(root, "expected context: with expressions: and slots:") }

@@ -50,10 +50,20 @@ public struct AppCatalog: Sendable {
         var problems: [ManifestError.Problem] = []
         for folder in folders {
             let file = folder.appendingPathComponent(manifestFileName)
+            let unsafe = AppPermissions.problems(ofFolder: folder, manifest: file)
+            guard unsafe.isEmpty else {
+                problems += unsafe
+                continue
+            }
             do {
                 let yaml = try String(contentsOf: file, encoding: .utf8)
                 var app = try ManifestReader.read(yaml: yaml, identifier: folder.lastPathComponent, file: file.path)
                 app.folder = folder
+                let unsafeHandler = AppPermissions.problems(ofHandler: app.handler, in: folder)
+                guard unsafeHandler.isEmpty else {
+                    problems += unsafeHandler
+                    continue
+                }
                 apps.append(app)
             } catch let error as ManifestError {
                 problems += error.problems

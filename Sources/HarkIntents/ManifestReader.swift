@@ -18,6 +18,8 @@ struct ManifestReader {
 
     static func read(yaml: String, identifier: String, file: String) throws(ManifestError) -> AppManifest {
         var reader = ManifestReader(file: file)
+        // Before the parser, which recurses once a level and would overflow the stack.
+        try YAMLNesting.check(yaml, file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)

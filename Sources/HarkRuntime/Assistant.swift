@@ -356,6 +356,7 @@ public final class Assistant: Sendable {
         } else {
             input = .notUnderstood
         }
+        let answersPIN = await conversation.isAskingForPIN
         var (reply, match) = await conversation.respond(to: input, interpretation: recognized.interpretation)
         // "Louder": this device's loudspeaker, said at the new level.
         if let change = reply.volume, clientConversation == nil {
@@ -371,7 +372,7 @@ public final class Assistant: Sendable {
             ? try await speech.speak(reply.speech) : AudioClip(samples: [], sampleRate: 22_050, channels: 1)
         let speechSeconds = Date().timeIntervalSince(speechStarted)
 
-        let report = TurnReport(
+        var report = TurnReport(
             recording: name,
             text: recognized.text,
             intent: intent?.name,
@@ -395,6 +396,7 @@ public final class Assistant: Sendable {
             timings: .init(audioSeconds: audioSeconds, decodeSeconds: recognized.decodeSeconds,
                            speechSeconds: speechSeconds,
                            recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate)))
+        if answersPIN { report.hideSpokenPIN() }
         return (report, clip)
     }
 
@@ -465,6 +467,9 @@ public actor ConversationService {
 
     /// Whether a question is open: the next turn answers it rather than starting a request.
     public var isInConversation: Bool { engine.isInConversation }
+
+    /// Whether the open question asks for the PIN (`DialogueEngine.isAskingForPIN`).
+    public var isAskingForPIN: Bool { engine.isAskingForPIN }
 
     /// Ends any conversation under way: the next turn is a new request.
     public func reset() {

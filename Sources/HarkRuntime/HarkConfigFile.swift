@@ -1,6 +1,7 @@
 public import Foundation
 import HarkSpeech
 import HarkVoice
+import HarkIntents
 import Yams
 
 /// The owner's settings for `hark listen`, from a YAML file: the devices, the apps, the wake
@@ -86,6 +87,9 @@ public struct HarkConfigFile: Sendable, Equatable {
 
     /// Parses the text of a settings file; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws -> HarkConfigFile {
+        if let line = YAMLNesting.lineTooDeep(text) {
+            throw ConfigFileError(file: file, line: line, reason: "nests more than \(YAMLNesting.limit) levels deep")
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

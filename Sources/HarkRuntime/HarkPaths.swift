@@ -2,8 +2,9 @@ public import Foundation
 public import HarkSpeech
 
 /// Where Hark finds the bundled apps and the project's model additions:
-/// an environment variable, else beside the working directory, else beside
-/// the executable (a build tree or an installed prefix).
+/// an environment variable, else beside the executable (a build tree or an installed prefix).
+/// Never the working directory: apps run programs, and a folder someone else wrote (a download,
+/// a shared checkout) must not get its apps run by starting Hark there.
 public enum HarkPaths {
     public static func appsDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         locate("apps", variable: "HARK_APPS", environment: environment)
@@ -90,7 +91,7 @@ public enum HarkPaths {
         if let configured = environment[variable], !configured.isEmpty {
             return URL(fileURLWithPath: configured)
         }
-        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        var candidates: [URL] = []
         // .build/<triple>/debug/hark, or <prefix>/bin/hark with <prefix>/share/hark.
         var directory = executable().deletingLastPathComponent()
         for _ in 0..<5 {

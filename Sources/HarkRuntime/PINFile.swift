@@ -7,11 +7,18 @@ public import HarkDialogue
 ///
 /// Wrong PINs are counted in a second file beside it (`pin.attempts`: the count and the end of
 /// any lockout, see `PINLockout`), so the limit survives restarts; a right PIN clears it.
+/// Checks, settings and clearings hold an exclusive lock on a third (`pin.lock`, see
+/// `PINFileLock`), so guesses made at once, in one process or several, are counted one by one.
 public struct PINFile: PINAuthenticator {
     public let url: URL
     /// The moment a check happens (a parameter for tests).
     public var now: @Sendable () -> Date = { Date() }
-    static let iterations = 50_000
+    /// PBKDF2 rounds for a PIN stored by `set`: one derivation takes over 300 ms in a release
+    /// build on the project's machine, and every guess at a copied file pays it too. Files
+    /// record their own rounds, so PINs stored with fewer (50,000 before) still verify.
+    public static let defaultIterations = 250_000
+    /// Rounds used by `set` (lowered by tests that set many PINs).
+    public var iterations = Self.defaultIterations
     static let format = "pbkdf2-sha256"
 
     public init(url: URL = HarkPaths.configDirectory().appendingPathComponent("pin")) {
@@ -21,15 +28,58 @@ public struct PINFile: PINAuthenticator {
     /// Where wrong PINs are counted.
     public var attemptsURL: URL { url.appendingPathExtension("attempts") }
 
+    /// The lock held across every check, setting and clearing.
+    public var lockURL: URL { url.appendingPathExtension("lock") }
+
     public struct PINError: Error, CustomStringConvertible, Sendable {
         public var description: String
     }
 
+    /// Whether the PIN file exists. When that cannot be told (a folder it cannot search), says
+    /// yes: the check then reports why the PIN cannot be read, rather than "no PIN is set".
     public func isSet() async -> Bool {
-        FileManager.default.fileExists(atPath: url.path)
+        do {
+            return try exists(url)
+        } catch {
+            return true
+        }
+    }
+
+    /// Whether the PIN file exists; throws when that cannot be told (EACCES, ENOTDIR...), which
+    /// is not the same as its absence.
+    public func isStored() throws(PINError) -> Bool {
+        try exists(url)
+    }
+
+    private func exists(_ file: URL) throws(PINError) -> Bool {
+        if access(file.path, F_OK) == 0 { return true }
+        guard errno == ENOENT else {
+            throw PINError(description: "cannot look for \(file.path): \(String(cString: strerror(errno)))")
+        }
+        return false
     }
 
     public func check(_ digits: String) async -> PINCheck {
+        // Off the cooperative pool: waiting for the lock and deriving block a thread. One queue
+        // for the process, so guesses made at once wait in line on one thread.
+        await withCheckedContinuation { continuation in
+            Self.checks.async { continuation.resume(returning: checkHoldingLock(digits)) }
+        }
+    }
+
+    private static let checks = DispatchQueue(label: "hark.pin-checks")
+
+    /// Reads the count, checks the PIN and writes the count in one step under the lock, so no
+    /// guess is checked before the one ahead of it is counted.
+    func checkHoldingLock(_ digits: String) -> PINCheck {
+        do {
+            return try PINFileLock.holding(lockURL) { () throws(PINError) in checkLocked(digits) }
+        } catch {
+            return .unavailable(error.description)
+        }
+    }
+
+    private func checkLocked(_ digits: String) -> PINCheck {
         let moment = now()
         var lockout: PINLockout
         do {
@@ -45,7 +95,7 @@ public struct PINFile: PINAuthenticator {
             return .unavailable("cannot read \(url.path): \(error.localizedDescription)")
         }
         let fields = text.split(separator: " ").map(String.init)
-        guard fields.count == 4, fields[0] == Self.format, let iterations = Int(fields[1]),
+        guard fields.count == 4, fields[0] == Self.format, let iterations = Int(fields[1]), iterations > 0,
               let salt = Data(hex: fields[2]), let stored = Data(hex: fields[3].trimmingCharacters(in: .whitespacesAndNewlines)) else {
             return .unavailable("\(url.path) is not a PIN file written by hark pin set")
         }
@@ -74,7 +124,7 @@ public struct PINFile: PINAuthenticator {
 
     /// The count of wrong PINs so far ("FAILURES LOCKED-UNTIL-EPOCH-SECONDS"); none when the file is absent.
     public func readLockout() throws(PINError) -> PINLockout {
-        guard FileManager.default.fileExists(atPath: attemptsURL.path) else { return PINLockout() }
+        guard try exists(attemptsURL) else { return PINLockout() }
         let text: String
         do {
             text = try String(contentsOf: attemptsURL, encoding: .utf8)
@@ -95,12 +145,7 @@ public struct PINFile: PINAuthenticator {
 
     /// Writes `text` to `file` through a temporary file renamed over it, readable by the owner only.
     private func replace(_ file: URL, with text: String) throws(PINError) {
-        do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw PINError(description: "cannot make \(file.deletingLastPathComponent().path): \(error.localizedDescription)")
-        }
+        try makeFolder(of: file)
         let temporary = file.appendingPathExtension("new")
         guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8),
                                              attributes: [.posixPermissions: 0o600]) else {
@@ -112,6 +157,15 @@ public struct PINFile: PINAuthenticator {
         }
     }
 
+    private func makeFolder(of file: URL) throws(PINError) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw PINError(description: "cannot make \(file.deletingLastPathComponent().path): \(error.localizedDescription)")
+        }
+    }
+
     /// Stores a new PIN: four to eight digits.
     public func set(_ digits: String) throws(PINError) {
         guard TurnGrammar.pinLengths.contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
@@ -119,14 +173,17 @@ public struct PINFile: PINAuthenticator {
         }
         var salt = Data(count: 16)
         for index in salt.indices { salt[index] = UInt8.random(in: 0...255) }
-        let line = "\(Self.format) \(Self.iterations) \(salt.hex) \(Self.derive(digits, salt: salt, iterations: Self.iterations).hex)\n"
-        try replace(url, with: line)
-        // A new PIN starts with a clean count: the owner, at the machine, set it.
-        try removeIfPresent(attemptsURL)
+        let line = "\(Self.format) \(iterations) \(salt.hex) \(Self.derive(digits, salt: salt, iterations: iterations).hex)\n"
+        try makeFolder(of: url)
+        try PINFileLock.holding(lockURL) { () throws(PINError) in
+            try replace(url, with: line)
+            // A new PIN starts with a clean count: the owner, at the machine, set it.
+            try removeIfPresent(attemptsURL)
+        }
     }
 
     private func removeIfPresent(_ file: URL) throws(PINError) {
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        guard try exists(file) else { return }
         do {
             try FileManager.default.removeItem(at: file)
         } catch {
@@ -135,8 +192,13 @@ public struct PINFile: PINAuthenticator {
     }
 
     public func clear() throws(PINError) {
-        try removeIfPresent(url)
-        try removeIfPresent(attemptsURL)
+        // Nothing to clear makes no lock file either (nor a folder for it).
+        let stored = try exists(url), counted = try exists(attemptsURL)
+        guard stored || counted else { return }
+        try PINFileLock.holding(lockURL) { () throws(PINError) in
+            try removeIfPresent(url)
+            try removeIfPresent(attemptsURL)
+        }
     }
 
     /// PBKDF2 with HMAC-SHA256, one 32-byte block (RFC 8018).

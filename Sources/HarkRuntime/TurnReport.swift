@@ -1,4 +1,5 @@
 import Foundation
+import HarkDialogue
 public import HarkSpeech
 
 /// What Hark made of one recording: printed for people, or as one JSON object per line.
@@ -109,6 +110,17 @@ public struct TurnReport: Sendable, Codable, Equatable {
         self.volumeChange = volumeChange
         self.warnings = warnings
         self.timings = timings
+    }
+
+    /// Hides what was said in answer to the PIN question: the words (and anything that repeats
+    /// them: the guess, each word's fit, the count of words) become `hiddenPIN`, so no digit reaches a log or a script.
+    public mutating func hideSpokenPIN() {
+        if !text.isEmpty { text = hiddenPIN }
+        if guess != nil { guess = hiddenPIN }
+        wordFits = []
+        weakestWord = nil
+        // Its count of words would say how long the PIN is.
+        features = nil
     }
 
     /// One line of JSON with sorted keys, so output is stable for scripts.

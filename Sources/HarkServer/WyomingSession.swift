@@ -98,8 +98,8 @@ struct WyomingSession {
                 throw WyomingError(.unexpectedEvent, "audio-stop came with no audio-start before it")
             }
             stream = nil
-            let heard = try await transcribe(finished)
-            var data: [String: JSONValue] = ["text": .string(WyomingAssistant.transcript(of: heard)), "language": "en",
+            let (heard, transcript) = try await transcribe(finished)
+            var data: [String: JSONValue] = ["text": .string(transcript), "language": "en",
                                              "whole_phrase": .bool(heard.isWholePhrase)]
             // For a satellite looking at a pause: has the phrase been said in full?
             if let quiet = heard.recognition.framesAfterLastWord { data["quiet_after_last_word_ms"] = .integer(quiet * 10) }
@@ -162,18 +162,24 @@ struct WyomingSession {
         stream = current
     }
 
-    private mutating func transcribe(_ finished: AudioStream) async throws(WyomingError) -> HeardUtterance {
+    /// What the audio says, and its transcript for the client: a spoken PIN's is `hiddenPIN`,
+    /// so the digits never reach a satellite's log or Home Assistant's. Sent back as the text
+    /// of a turn, it is answered from this hearing, digits and all (`takeHeard`).
+    private mutating func transcribe(_ finished: AudioStream) async throws(WyomingError) -> (HeardUtterance, String) {
         // Once this client has a conversation, speech is heard as its next turn: an answer to
         // Hark's question is heard against the question's answers, not the apps' phrases.
         var conversation = ownConversation
         if let name = transcribingFor { conversation = await hark.conversation(named: name) }
+        let answersPIN = await conversation?.isAskingForPIN ?? false
         do {
             let clip = AudioClip(samples: finished.samples, sampleRate: finished.format.rate, channels: 1)
             let samples = try clip.pipelineSamples()
             let heard = if let conversation { try await hark.assistant.hear(samples, in: conversation, heardIn: transcribingIn) }
                 else { try await hark.assistant.hear(samples, continuing: false, heardIn: transcribingIn) }
-            lastHeard = LastHeard(transcript: WyomingAssistant.transcript(of: heard), heard: heard, conversation: conversation)
-            return heard
+            var transcript = WyomingAssistant.transcript(of: heard)
+            if answersPIN, !transcript.isEmpty { transcript = hiddenPIN }
+            lastHeard = LastHeard(transcript: transcript, heard: heard, conversation: conversation)
+            return (heard, transcript)
         } catch {
             throw WyomingError(.failed, "the audio could not be transcribed: \(error)")
         }

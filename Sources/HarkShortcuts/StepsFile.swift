@@ -1,4 +1,5 @@
 public import Foundation
+import HarkIntents
 import Yams
 
 /// The steps of a multistep shortcut, written in YAML:
@@ -16,6 +17,9 @@ public enum StepsFile {
     }
 
     public static func steps(yaml: String) throws(SyntaxError) -> [ShortcutStep] {
+        if let line = YAMLNesting.lineTooDeep(yaml) {
+            throw SyntaxError(reason: "line \(line) nests more than \(YAMLNesting.limit) levels deep")
+        }
         let loaded: Any?
         do {
             loaded = try Yams.load(yaml: yaml)

@@ -78,11 +78,23 @@ struct Chat: AsyncParsableCommand {
         let interactive = isatty(STDIN_FILENO) == 1
         if interactive { print("Type what you would say; an empty line is silence; Ctrl-D ends.") }
         while true {
-            if interactive {
-                print("you: ", terminator: "")
-                fflush(nil)
+            let line: String?
+            if interactive && engine.isAskingForPIN {
+                // Typed at a terminal, the PIN would stay on screen and in its scrollback.
+                do {
+                    line = try readLineUnseen(prompt: "you (PIN, not shown): ")
+                } catch {
+                    printError("hark: \(error.description)")
+                    throw ExitCode(ExitStatus.ioError)
+                }
+            } else {
+                if interactive {
+                    print("you: ", terminator: "")
+                    fflush(nil)
+                }
+                line = readLine()
             }
-            guard let line = readLine() else { break }
+            guard let line else { break }
             // Shortcuts added in another terminal meanwhile are heard from this line on.
             if !engine.isInConversation, let shortcuts = try? reloader?.changedShortcuts() {
                 engine.setPersonalShortcuts(shortcuts)
@@ -90,6 +102,11 @@ struct Chat: AsyncParsableCommand {
             let reply = await engine.respond(to: line.trimmingCharacters(in: .whitespaces).isEmpty ? .silence : .text(line))
             print("hark: \(reply.speech)")
             if let problem = reply.problem { printError("hark: (\(problem))") }
+            // Piped, stdout is block-buffered: a script waiting for this reply would wait forever.
+            guard fflush(nil) == 0 else {
+                printError("hark: cannot write the reply: \(String(cString: strerror(errno)))")
+                throw ExitCode(ExitStatus.ioError)
+            }
         }
     }
 }

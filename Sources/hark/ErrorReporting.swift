@@ -13,6 +13,7 @@ enum ExitStatus {
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
     static let cannotCreate: Int32 = 73
+    static let ioError: Int32 = 74
 }
 
 /// Writes a line to standard error.

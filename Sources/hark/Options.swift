@@ -11,7 +11,7 @@ import HarkVoice
 struct AppsOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Folder of apps (each a folder with an app.yaml), or one app's folder: only these apps are loaded.",
-        discussion: "Defaults to $HARK_APPS (also only those), else the bundled apps/ folder beside the working directory or the hark executable, together with the owner's apps in /etc/hark/apps and ~/.config/hark/apps.",
+        discussion: "Defaults to $HARK_APPS (also only those), else the bundled apps/ folder installed beside the hark executable (never one in the working directory), together with the owner's apps in /etc/hark/apps and ~/.config/hark/apps.",
         valueName: "dir"))
     var apps: String?
 

@@ -46,22 +46,26 @@ struct PIN: AsyncParsableCommand {
             }
             print("PIN set (\(store.url.path)).")
         case "clear":
+            let wasSet: Bool
             do {
+                wasSet = try store.isStored()
                 try store.clear()
             } catch {
                 printError("hark: \(error.description)")
-                throw ExitCode(ExitStatus.software)
+                throw ExitCode(ExitStatus.ioError)
             }
-            print("PIN removed.")
+            print(wasSet ? "PIN removed." : "No PIN was set.")
         default:
-            print(await store.isSet() ? "A PIN is set (\(store.url.path))." : "No PIN is set; orders will say how to set one.")
+            let isSet: Bool
             let lockout: PINLockout
-            switch Result(catching: { () throws(PINFile.PINError) in try store.readLockout() }) {
-            case .success(let found): lockout = found
-            case .failure(let error):
+            do {
+                isSet = try store.isStored()
+                lockout = try store.readLockout()
+            } catch {
                 printError("hark: \(error.description)")
-                throw ExitCode(ExitStatus.dataError)
+                throw ExitCode(ExitStatus.ioError)
             }
+            print(isSet ? "A PIN is set (\(store.url.path))." : "No PIN is set; orders will say how to set one.")
             if lockout.failures > 0 { print("\(lockout.failures) wrong PIN(s) in a row since the last right one.") }
             if let seconds = lockout.secondsLeft(at: Date()) { print("No PIN is checked for another \(seconds) s.") }
         }
@@ -70,22 +74,10 @@ struct PIN: AsyncParsableCommand {
     /// A line from standard input; from a terminal, with a prompt and without echoing the digits.
     static func readPIN() throws -> String? {
         guard isatty(STDIN_FILENO) == 1 else { return readLine() }
-        var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else {
-            throw ValidationError("cannot read the terminal's settings to hide the PIN: \(String(cString: strerror(errno)))")
+        do {
+            return try readLineUnseen(prompt: "New PIN (4 to 8 digits, not shown): ")
+        } catch {
+            throw ValidationError(error.description)
         }
-        var hidden = original
-        hidden.c_lflag &= ~tcflag_t(ECHO)
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden) == 0 else {
-            throw ValidationError("cannot hide the PIN as it is typed: \(String(cString: strerror(errno)))")
-        }
-        print("New PIN (4 to 8 digits, not shown): ", terminator: "")
-        fflush(nil)
-        let line = readLine()
-        print("")
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) == 0 else {
-            throw ValidationError("cannot restore the terminal's echo: \(String(cString: strerror(errno)))")
-        }
-        return line
     }
 }

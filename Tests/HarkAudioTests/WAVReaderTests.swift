@@ -117,6 +117,17 @@ import HarkTestSupport
         #expect(try WAVFile.readNotingDamage(contentsOf: fine).cutShort == nil)
     }
 
+    /// A size above 2^31 is said as it is, not as a negative number.
+    @Test func aHugeDeclaredSizeIsSaidInFull() throws {
+        let file = try temporaryDirectory().appendingPathComponent("huge.wav")
+        try Data(simple(data: Self.pcm16).bytes(dataSizeOverride: 0xFFFF_FFF0)).write(to: file)
+        let (clip, cutShort) = try WAVFile.readNotingDamage(contentsOf: file)
+        #expect(clip.samples == [0.5, -0.5])
+        let message = try #require(cutShort)
+        #expect(message.contains("declares 4294967280 bytes, the file holds 4"), "\(message)")
+        #expect(!message.contains("-16"), "\(message)")
+    }
+
     @Test func truncatedHeaderOrFrame() {
         let full = simple().bytes()
         expectError(.truncated, Array(full.prefix(3)))
