@@ -128,9 +128,16 @@ public final class Assistant: Sendable {
         let store = try configuration.database.map { url throws(StoreError) in try ShortcutStore(url: url) }
         var engine = DialogueEngine(catalog: catalog, handlers: handlers(for: catalog, configuration, store: store),
                                     authenticator: configuration.authenticator, clock: configuration.clock)
-        let problems = refused.map { "app left out: \($0)" } + (await engine.refreshDynamicOptions())
+        var problems = refused.map { "app left out: \($0)" } + (await engine.refreshDynamicOptions())
         if let store {
-            engine.setPersonalShortcuts(try store.shortcuts())
+            // A shortcut made before the wake phrase changed may now say it: heard, it would wake Hark.
+            let stored = try store.shortcuts()
+            let saysWake = stored.filter { PhraseCheck.saysWakePhrase($0.words, wakePhrase: configuration.wakePhrase) }
+            let kept = stored.filter { !PhraseCheck.saysWakePhrase($0.words, wakePhrase: configuration.wakePhrase) }
+            problems += saysWake.map {
+                "shortcut left out: \"\($0.phrase)\" says the wake phrase \"\(configuration.wakePhrase)\"; give it another phrase with hark shortcuts"
+            }
+            engine.setPersonalShortcuts(kept)
             // What was familiar before a restart stays familiar: the donations are the history of use.
             engine.memory = UsageMemory(replaying: try store.donations(), familiarAfter: engine.memory.familiarAfter)
             var shortcuts = StoredShortcuts(store: store, catalog: engine.catalog)

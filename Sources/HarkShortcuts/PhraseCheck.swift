@@ -56,6 +56,17 @@ public struct PhraseCheck: Sendable {
         self.appGraph = WordGraph(catalog.topLevelGrammar())
     }
 
+    /// Whether `words` say the wake phrase, however they are split or joined: the letters are
+    /// compared with spaces and apostrophes gone, because "jar vis time" and "jarvis's time"
+    /// sound like the wake word to a listener that never sees the spelling.
+    public static func saysWakePhrase(_ words: [String], wakePhrase: String) -> Bool {
+        func letters(_ text: some Sequence<String>) -> String {
+            String(text.joined().lowercased().filter { $0.isLetter || $0.isNumber })
+        }
+        let wake = letters(Grammar.words(of: wakePhrase))
+        return !wake.isEmpty && letters(words).contains(wake)
+    }
+
     /// Every reason the phrase is refused; empty when it may be used. `replacing` is
     /// the shortcut being edited, which may keep its own phrase.
     public func refusals(_ phrase: String, replacing: Int64? = nil) -> [PhraseRefusal] {
@@ -65,8 +76,7 @@ public struct PhraseCheck: Sendable {
             return [.notWords(odd)]
         }
         var refusals: [PhraseRefusal] = []
-        let wake = Grammar.words(of: wakePhrase)
-        if !wake.isEmpty, words.containsRun(wake) { refusals.append(.containsWakePhrase(wakePhrase)) }
+        if Self.saysWakePhrase(words, wakePhrase: wakePhrase) { refusals.append(.containsWakePhrase(wakePhrase)) }
         let said = words.joined(separator: " ")
         if ReservedPhrases.all.contains(said) {
             refusals.append(.builtInCommand(said))

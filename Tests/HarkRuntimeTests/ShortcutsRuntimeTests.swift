@@ -125,6 +125,23 @@ import Testing
         #expect(after.speech == "Home: Turning on the garage light.")
     }
 
+    /// A shortcut stored before the wake phrase changed, which now says it, is left out and
+    /// named at start-up; the others still work.
+    @Test func aShortcutThatNowSaysTheWakePhraseIsLeftOutAndNamed() async throws {
+        var setup = try Self.setup()
+        let step = ShortcutStep(app: "home", intent: "ChangeLightState",
+                                values: ["state": "on", "name": "garage light"])
+        _ = try setup.store.addShortcut(phrase: "computer lights", steps: [step])
+        _ = try setup.store.addShortcut(phrase: "garage on", steps: [step])
+        setup.configuration.wakePhrase = "computer"
+        var (engine, problems) = try await Assistant.dialogueEngine(setup.configuration)
+        #expect(problems.contains { $0.contains("\"computer lights\" says the wake phrase \"computer\"") }, "\(problems)")
+        let saysWake = await engine.respond(to: .text("computer lights"))
+        #expect(saysWake.speech == DialogueEngine.didNotUnderstand)
+        let other = await engine.respond(to: .text("garage on"))
+        #expect(other.speech == "Home: Turning on the garage light.")
+    }
+
     /// An automation due now runs its shortcut and gives the spoken result; it runs once per firing.
     @Test func anAutomationRunsItsShortcutAndSpeaks() async throws {
         let setup = try Self.setup()
