@@ -11,7 +11,7 @@ RELEASE_HARK  = .build/release/hark
 DEBIAN_BUILD_PACKAGES = pkg-config libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us \
                         libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins libsamplerate0-dev \
                         libspeexdsp-dev libwebrtc-audio-processing-dev libsqlite3-dev python3
-DEBIAN_TEST_PACKAGES  = sox espeak-ng flite alsa-utils python3-pip
+DEBIAN_TEST_PACKAGES  = sox espeak-ng flite alsa-utils python3-pip dpkg-dev
 
 APT_GET = $(if $(filter 0,$(shell id -u)),,sudo) apt-get
 STAMP   = .build/.debian-packages
@@ -237,7 +237,8 @@ install: release
 # made with debootstrap (root, the archive, about 5 minutes the first time; not run by CI).
 VERSION ?= 0.1.0
 deb: release
-	@command -v lintian >/dev/null && command -v help2man >/dev/null || $(APT_GET) install -y -qq lintian help2man >/dev/null
+	@command -v lintian >/dev/null && command -v help2man >/dev/null && command -v dpkg-shlibdeps >/dev/null \
+	    || $(APT_GET) install -y -qq lintian help2man dpkg-dev >/dev/null
 	packaging/make-deb.sh $(VERSION) dist
 	lintian --suppress-tags-from-file packaging/lintian-suppressed dist/hark_$(VERSION)_$$(dpkg --print-architecture).deb
 

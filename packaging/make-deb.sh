@@ -22,6 +22,7 @@ trap 'rm -rf "$stage"' EXIT
 make -C "$repo" --no-print-directory install DESTDIR="$stage/root" PREFIX=/usr SYSTEMD_DIR=/lib/systemd/system >/dev/null
 root=$stage/root
 strip --strip-unneeded "$root/usr/bin/hark"
+depends=$("$repo/packaging/depends.sh" "$root/usr/bin/hark")
 install -d "$root/usr/share/doc/hark" "$root/usr/share/man/man1"
 # The manual page is the command's own help.
 help2man --no-info --name "offline voice front end: wake word, requests, spoken replies" "$root/usr/bin/hark" \
@@ -59,7 +60,7 @@ Version: $version
 Architecture: $arch
 Maintainer: Hark developers <hark@localhost>
 Installed-Size: $size
-Depends: libc6, libgcc-s1, libstdc++6, libpocketsphinx3, libsphinxbase3, pocketsphinx-en-us, libespeak-ng1, espeak-ng-data, libasound2, libasound2-plugins, libsamplerate0, libspeexdsp1, libwebrtc-audio-processing1, libsqlite3-0, python3, adduser
+Depends: $depends
 Section: sound
 Priority: optional
 Homepage: https://localhost/hark
