@@ -728,7 +728,7 @@ public final class Recognizer {
             utteranceMargin: judged.utteranceMargin,
             wordFits: judged.wordFits,
             features: judged.features,
-            guess: isGuess ? words : [])
+            guess: isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
     }
 }
 

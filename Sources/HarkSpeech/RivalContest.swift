@@ -15,6 +15,28 @@ public struct RivalOutcome: Sendable, Equatable, Codable {
     public var gap: Double
     /// Rival words searched.
     public var rivals: Int
+
+    public init(word: String, position: Int, gap: Double, rivals: Int) {
+        self.word = word
+        self.position = position
+        self.gap = gap
+        self.rivals = rivals
+    }
+
+    /// `words` with the rival in place of the word it rivals.
+    public func sentence(replacingIn words: [String]) -> [String] {
+        guard words.indices.contains(position) else { return words }
+        var sentence = words
+        sentence[position] = word
+        return sentence
+    }
+
+    /// What "Did you say …?" names for `words` held back by `closest`: the rival's sentence when
+    /// the rival scored better, so that a "yes" does what was most likely said.
+    public static func question(about words: [String], closest: RivalOutcome?) -> [String] {
+        guard let closest, closest.gap < 0 else { return words }
+        return closest.sentence(replacingIn: words)
+    }
 }
 
 final class RivalContest {
@@ -42,11 +64,8 @@ final class RivalContest {
         // lattice would lose the rival. The lattice joins the chains again where words match.
         var arcs: [(from: Int, to: Int, word: String?, probability: Float)] = []
         var states = 2
-        for sentence in [words] + contenders.map({ rival in
-            var sentence = words
-            sentence[rival.position] = rival.word
-            return sentence
-        }) {
+        let rivalSentences = contenders.map { RivalOutcome(word: $0.word, position: $0.position, gap: 0, rivals: 0).sentence(replacingIn: words) }
+        for sentence in [words] + rivalSentences {
             var from = 0
             for word in sentence {
                 arcs.append((from, states, word, 1))
