@@ -28,8 +28,17 @@ enum Espeak {
     /// Output sample rate of the synthesiser (22050 Hz for espeak-ng's voices).
     static var outputRate: Int { Int(sampleRate) }
 
+    /// A voice file's name ("en-us", "en-us+f3"), else a language espeak-ng has a voice for
+    /// ("en-gb", whose file is named "en"), as the espeak-ng command chooses.
     static func setVoice(_ name: String) throws(VoiceError) {
-        let status = espeak_SetVoiceByName(name)
+        var status = espeak_SetVoiceByName(name)
+        if status != EE_OK {
+            status = name.withCString { language in
+                var properties = espeak_VOICE()
+                properties.languages = language
+                return espeak_SetVoiceByProperties(&properties)
+            }
+        }
         guard status == EE_OK else {
             throw VoiceError(.unknownVoice, "espeak_SetVoiceByName does not know the voice \"\(name)\" (see espeak-ng --voices)", status: Int32(status.rawValue))
         }

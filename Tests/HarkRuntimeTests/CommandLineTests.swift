@@ -324,6 +324,17 @@ import Testing
         #expect(clip.duration > 0.5)
     }
 
+    /// The README's and --help's example voice is a language, not a voice file's name.
+    @Test func sayTakesAVoiceByItsLanguage() throws {
+        let out = try temporaryDirectory().appendingPathComponent("british.wav")
+        let outcome = try Self.hark(["say", "Hello from Hark", "--out", out.path, "--voice", "en-gb"])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        #expect(try WAVFile.read(contentsOf: out).duration > 0.5)
+        let unknown = try Self.hark(["say", "Hello", "--out", out.path, "--voice", "xx-nowhere"])
+        #expect(unknown.status != 0)
+        #expect(unknown.errors.contains("xx-nowhere"), "stderr: \(unknown.errors)")
+    }
+
     @Test func badFlagsAreRefusedWithAReason() throws {
         let outcome = try Self.hark(["say", "Hello", "--rate", "9000", "--out", "/tmp/x.wav"])
         #expect(outcome.status == 64)
