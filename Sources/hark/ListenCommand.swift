@@ -94,7 +94,9 @@ struct Listen: AsyncParsableCommand {
                                valueName: "listen|gate"))
     var whileSpeaking: String?
 
-    @Option(help: ArgumentHelp("With --input, play each reply back into the recording through a simulated room at this level (dB, e.g. -6), as a loudspeaker beside the microphone would: to try listening while speaking without a room.",
+    // Unconditional, so a negative level may follow as its own argument ("--simulate-echo -6").
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("With --input, play each reply back into the recording through a simulated room at this level (dB, e.g. -6), as a loudspeaker beside the microphone would: to try listening while speaking without a room.",
                                valueName: "dB"))
     var simulateEcho: Double?
 

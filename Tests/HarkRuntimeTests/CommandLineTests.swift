@@ -335,6 +335,13 @@ import Testing
         #expect(unknown.errors.contains("xx-nowhere"), "stderr: \(unknown.errors)")
     }
 
+    /// A negative level is read as --simulate-echo's value, written apart as in the README.
+    @Test func aNegativeEchoLevelIsReadAsTheValue() throws {
+        let outcome = try Self.hark(["listen", "--apps", "apps", "--simulate-echo", "-6"])
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains("give --input too"), "stderr: \(outcome.errors)")
+    }
+
     @Test func badFlagsAreRefusedWithAReason() throws {
         let outcome = try Self.hark(["say", "Hello", "--rate", "9000", "--out", "/tmp/x.wav"])
         #expect(outcome.status == 64)
