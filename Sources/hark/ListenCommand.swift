@@ -14,7 +14,8 @@ struct Listen: AsyncParsableCommand {
         discussion: """
         Hark waits for the wake word ("jarvis" unless configured), chimes, recognises the request against \
         the installed apps, answers on the loudspeaker, and when it has asked a question listens for the \
-        answer without the wake word. It never hears itself: the microphone is ignored while it speaks. \
+        answer without the wake word. While it speaks it keeps listening with its own voice cancelled, so \
+        the wake word interrupts it (--while-speaking gate makes it deaf until it has spoken instead). \
         A missing or busy microphone is retried until it appears. Stop it with Ctrl-C or SIGTERM.
 
         --input RECORDING runs the same loop on a recording holding several requests, as a microphone \
