@@ -32,9 +32,14 @@ public struct Pronouncer: Sendable {
                                                 guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
     }
 
-    /// ARPAbet phones for `word`, from espeak-ng.
+    /// ARPAbet phones for `word`, from espeak-ng reading its Latin spelling (`LatinSpelling`).
+    /// Throws, naming the word, when it has letters of another script or espeak-ng reads it
+    /// with a phoneme the phone map lacks: whoever asked leaves that word's phrase out.
     public func phones(of word: String) throws -> [String] {
-        let mnemonics = try Phonemizer.phonemes(of: word, voice: voice)
+        guard let spelled = LatinSpelling.of(word) else {
+            throw RecognitionError(.pronunciation, "Hark cannot pronounce \"\(word)\": only words in Latin or Cyrillic letters can be listened for")
+        }
+        let mnemonics = try Phonemizer.phonemes(of: spelled, voice: voice)
         let phones = try map.phones(fromEspeak: mnemonics, word: word)
         guard !phones.isEmpty else {
             throw RecognitionError(.pronunciation, "espeak-ng gave no phonemes for \"\(word)\"")
