@@ -1,4 +1,6 @@
 import Foundation
+import HarkAudio
+import HarkExampleApps
 import HarkRuntime
 import HarkShortcuts
 import HarkSpeech
@@ -112,5 +114,35 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("GetTime"), "\(run.output)")
         #expect(run.errors.contains("warning: phrases with \"ώρα\" are left out"), "\(run.errors)")
+    }
+}
+
+/// A running device hears a new shortcut within a second; one whose word cannot be pronounced
+/// costs only itself, not every turn after it.
+@Suite struct ForeignShortcutWhileRunningTests {
+    @Test func aShortcutHarkCannotPronounceAddedWhileRunningLeavesTheRestHeard() async throws {
+        let data = try temporaryDirectory()
+        let database = data.appendingPathComponent("shortcuts.sqlite")
+        var recognizer = RecognizerConfiguration()
+        recognizer.rejectionMargin = -4 // espeak-ng's voice; see EndToEndTests.lenientAssistant
+        let assistant = try await Assistant.start(AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps"), modelsDirectory: ForeignLettersTests.models,
+            recognizer: recognizer, inProcessHandlers: ExampleApps.handlers, dataDirectory: data, database: database))
+        let other = try ShortcutStore(url: database)
+        _ = try other.addShortcut(phrase: "ώρα now", steps: [ShortcutStep(app: "home", intent: "GetTime")])
+        _ = try other.addShortcut(phrase: "ｃｌｏｃｋ please", steps: [ShortcutStep(app: "home", intent: "GetTime")])
+        let clock = ContinuousClock()
+        let started = clock.now
+        while await assistant.conversation.personalShortcuts.count < 2, clock.now - started < .seconds(15) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await assistant.conversation.personalShortcuts.count == 2, "not reloaded after \(clock.now - started)")
+
+        let recorded = try await assistant.answer(recordingAt: Fixtures.root.appendingPathComponent("audio-fixtures/home-en/what_time_is_it.wav"))
+        #expect(recorded.report.intent?.hasSuffix("GetTime") == true, "\(recorded.report.text)")
+        let padding = [Int16](repeating: 0, count: 4_000)
+        let spoken = try await assistant.speech.speak("Clock please.")
+        let heard = try await assistant.answer(samples: padding + (try spoken.pipelineSamples()) + padding, name: "clock").0
+        #expect(heard.text == "ｃｌｏｃｋ please", "\(heard.text)")
     }
 }
