@@ -39,11 +39,33 @@ public struct Pronouncer: Sendable {
         guard let spelled = LatinSpelling.of(word) else {
             throw RecognitionError(.pronunciation, "Hark cannot pronounce \"\(word)\": only words in Latin or Cyrillic letters can be listened for")
         }
-        let mnemonics = try Phonemizer.phonemes(of: spelled, voice: voice)
-        let phones = try map.phones(fromEspeak: mnemonics, word: word)
+        let phones: [String]
+        do {
+            phones = try espeakPhones(of: spelled, word: word)
+        } catch {
+            // espeak-ng's English voice names some accented letters ("ž" is "z háček") with
+            // phonemes the map lacks; the letters without their accents are the next best reading.
+            let plain = LatinSpelling.withoutAccents(spelled)
+            guard plain != spelled else { throw Self.cannotPronounce(word, error) }
+            do {
+                phones = try espeakPhones(of: plain, word: word)
+            } catch {
+                throw Self.cannotPronounce(word, error)
+            }
+        }
         guard !phones.isEmpty else {
-            throw RecognitionError(.pronunciation, "espeak-ng gave no phonemes for \"\(word)\"")
+            throw RecognitionError(.pronunciation, "Hark cannot pronounce \"\(word)\": espeak-ng gives it no phonemes")
         }
         return phones
+    }
+
+    /// The phones of espeak-ng's reading of `spelled`, for `word`.
+    private func espeakPhones(of spelled: String, word: String) throws -> [String] {
+        try map.phones(fromEspeak: try Phonemizer.phonemes(of: spelled, voice: voice), word: word)
+    }
+
+    /// Said to whoever wrote the word, and to whoever keeps the phone map.
+    private static func cannotPronounce(_ word: String, _ error: any Error) -> RecognitionError {
+        RecognitionError(.pronunciation, "Hark cannot pronounce \"\(word)\": \(error)")
     }
 }

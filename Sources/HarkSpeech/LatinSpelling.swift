@@ -15,6 +15,14 @@ public enum LatinSpelling {
         return spelled.unicodeScalars.allSatisfy(isReadable) ? spelled : nil
     }
 
+    /// `spelled` without its accents ("dž" is "dz"): each letter decomposed and its
+    /// combining marks dropped.
+    public static func withoutAccents(_ spelled: String) -> String {
+        var plain = String.UnicodeScalarView()
+        plain.append(contentsOf: spelled.decomposedStringWithCanonicalMapping.unicodeScalars.filter { !(0x300...0x36F).contains($0.value) })
+        return String(plain)
+    }
+
     /// ASCII letters, digits and the marks words carry, and Latin letters with diacritics.
     private static func isReadable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
