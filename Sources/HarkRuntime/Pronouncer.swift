@@ -32,13 +32,40 @@ public struct Pronouncer: Sendable {
                                                 guess: pronouncer.map { pronouncer in { try pronouncer.phones(of: $0) } })
     }
 
-    /// ARPAbet phones for `word`, from espeak-ng.
+    /// ARPAbet phones for `word`, from espeak-ng reading its Latin spelling (`LatinSpelling`).
+    /// Throws, naming the word, when it has letters of another script or espeak-ng reads it
+    /// with a phoneme the phone map lacks: whoever asked leaves that word's phrase out.
     public func phones(of word: String) throws -> [String] {
-        let mnemonics = try Phonemizer.phonemes(of: word, voice: voice)
-        let phones = try map.phones(fromEspeak: mnemonics, word: word)
+        guard let spelled = LatinSpelling.of(word) else {
+            throw RecognitionError(.pronunciation, "Hark cannot pronounce \"\(word)\": only words in Latin or Cyrillic letters can be listened for")
+        }
+        let phones: [String]
+        do {
+            phones = try espeakPhones(of: spelled, word: word)
+        } catch {
+            // espeak-ng's English voice names some accented letters ("ž" is "z háček") with
+            // phonemes the map lacks; the letters without their accents are the next best reading.
+            let plain = LatinSpelling.withoutAccents(spelled)
+            guard plain != spelled else { throw Self.cannotPronounce(word, error) }
+            do {
+                phones = try espeakPhones(of: plain, word: word)
+            } catch {
+                throw Self.cannotPronounce(word, error)
+            }
+        }
         guard !phones.isEmpty else {
-            throw RecognitionError(.pronunciation, "espeak-ng gave no phonemes for \"\(word)\"")
+            throw RecognitionError(.pronunciation, "Hark cannot pronounce \"\(word)\": espeak-ng gives it no phonemes")
         }
         return phones
+    }
+
+    /// The phones of espeak-ng's reading of `spelled`, for `word`.
+    private func espeakPhones(of spelled: String, word: String) throws -> [String] {
+        try map.phones(fromEspeak: try Phonemizer.phonemes(of: spelled, voice: voice), word: word)
+    }
+
+    /// Said to whoever wrote the word, and to whoever keeps the phone map.
+    private static func cannotPronounce(_ word: String, _ error: any Error) -> RecognitionError {
+        RecognitionError(.pronunciation, "Hark cannot pronounce \"\(word)\": \(error)")
     }
 }

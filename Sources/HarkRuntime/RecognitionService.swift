@@ -11,7 +11,12 @@ public actor RecognitionService {
     private var recognizer: Recognizer?
     public private(set) var loadSeconds: Double = 0
 
-    public init() {}
+    /// Where a phrase left out for want of a pronunciation is reported; it never stops hearing.
+    private let report: @Sendable (String) -> Void
+
+    public init(report: @escaping @Sendable (String) -> Void = StoredShortcuts.warn) {
+        self.report = report
+    }
 
     /// Loads the model (once) and installs `grammar`. Words no dictionary knows are
     /// given a pronunciation by `pronounce` first (espeak-ng's phonemiser, mapped to
@@ -55,22 +60,40 @@ public actor RecognitionService {
     /// Words that were given espeak-ng's pronunciation because no dictionary had them.
     public private(set) var guessedPronunciations: [String: String] = [:]
 
+    /// Words `pronounce` could not give phones for, with why; their phrases are left out.
+    public private(set) var unpronounceable: [String: String] = [:]
+
     /// Makes `grammar` the one utterances are decoded against, first giving
-    /// espeak-ng's pronunciation to any of its words no dictionary knows.
+    /// espeak-ng's pronunciation to any of its words no dictionary knows. A word it
+    /// cannot pronounce (a handler's contact in Greek letters) is reported once and its
+    /// phrases are left out: the rest of the grammar is still heard.
     public func use(_ grammar: Grammar) throws {
         let recognizer = try loadedRecognizer()
+        var usable = grammar
         if let pronounce {
             var entries: [(word: String, phones: String)] = []
+            var leftOut = Set<String>()
             for word in try recognizer.unknownWords(in: grammar) {
-                entries.append((word, try pronounce(word).joined(separator: " ")))
+                if unpronounceable[word] != nil {
+                    leftOut.insert(word)
+                    continue
+                }
+                do {
+                    entries.append((word, try pronounce(word).joined(separator: " ")))
+                } catch {
+                    unpronounceable[word] = "\(error)"
+                    report("phrases with \"\(word)\" are left out: \(error)")
+                    leftOut.insert(word)
+                }
             }
             if !entries.isEmpty { try recognizer.addPronunciations(entries) }
             for entry in entries where guessedPronunciations[entry.word] == nil {
                 guessedPronunciations[entry.word] = entry.phones
             }
+            usable = grammar.leavingOut(leftOut)
         }
-        try recognizer.use(grammar)
-        try baseline?.use(grammar, pronunciations: recognizer.pronunciations(of:))
+        try recognizer.use(usable)
+        try baseline?.use(usable, pronunciations: recognizer.pronunciations(of:))
     }
 
     /// Plain pocketsphinx beside the recogniser, for benchmarks; nil until `startBaseline`.

@@ -72,6 +72,11 @@ public enum SpeechText {
         if let number = WrittenNumber(core), number.isGrouped || !number.fraction.isEmpty {
             return Reading(words: number.words)
         }
+        // A contact in Cyrillic or a word in full-width letters is said the way Hark listens for
+        // it (`LatinSpelling`), not letter by letter with letter names.
+        if core.contains(where: { !$0.isASCII }), let latin = LatinSpelling.of(String(core)), latin != core.lowercased() {
+            return Reading(words: latin)
+        }
         return nil
     }
 

@@ -13,7 +13,7 @@ struct Apps: ParsableCommand {
         without --apps, the bundled apps and the owner's in /etc/hark/apps and ~/.config/hark/apps, \
         as Hark loads them) and \
         reports each problem with its file and line: a manifest's own (unknown keys, parameters, \
-        phrases) and clashes between apps (a name two apps share, a phrase that contains \
+        phrases, words Hark cannot pronounce) and clashes between apps (a name two apps share, a phrase that contains \
         the wake phrase of the settings file or is one of Hark's own commands). It exits 65 when \
         there is any. A running Hark leaves such apps out, says so in its log, and serves the others. \
         Warnings (a phrase two apps share, which Hark asks about; a long shortcut phrase) are \
@@ -39,8 +39,17 @@ struct Apps: ParsableCommand {
         } catch {
             throw fail(error)
         }
+        // Words espeak-ng cannot read for the recogniser are problems too: Hark would not hear them.
+        let pronunciation: PronunciationCheck
         do {
+            pronunciation = try PronunciationCheck(models: HarkPaths.modelsDirectory())
+        } catch {
+            throw fail(error)
+        }
+        do throws(ManifestError) {
             let catalog = try AppCatalog.load(from: directory, ownerFolders: Array(folders.dropFirst()), wakePhrase: wakePhrase)
+            let unpronounceable = pronunciation.problems(in: catalog)
+            if !unpronounceable.isEmpty { throw ManifestError(problems: unpronounceable) }
             for warning in catalog.warnings { print("warning: \(warning.description)") }
             let names = catalog.apps.map { "\($0.identifier) (\($0.name))" }
             print("\(catalog.apps.count) app\(catalog.apps.count == 1 ? "" : "s") in \(place), no problems: \(names.joined(separator: ", "))")

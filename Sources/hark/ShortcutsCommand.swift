@@ -92,24 +92,27 @@ struct Shortcuts: AsyncParsableCommand {
                       apps: AppsOptions) async throws -> AppCatalog {
         let configuration = try assistantConfiguration(apps: apps)
         let catalog: AppCatalog
+        let pronunciation: PronunciationCheck
         do {
             // The handlers' dynamic options (store names, contacts) count as values.
             catalog = try await Assistant.dialogueEngine(configuration).0.catalog
+            pronunciation = try PronunciationCheck(models: HarkPaths.modelsDirectory())
         } catch {
             throw fail(error)
         }
         let check = PhraseCheck(catalog: catalog, wakePhrase: configuration.wakePhrase, shortcuts: try store.shortcuts())
-        let refusals = check.refusals(phrase, replacing: replacing).map(\.description) + check.problems(steps).map(\.description)
+        let words = PersonalShortcut.normalised(phrase).split(separator: " ").map(String.init)
+        // A word Hark cannot pronounce would leave the shortcut out of every grammar: refused now.
+        let unpronounceable = pronunciation.unpronounceable(words).map(\.reason)
+        let refusals = check.refusals(phrase, replacing: replacing).map(\.description) + unpronounceable
+            + check.problems(steps).map(\.description)
         guard refusals.isEmpty else {
             printError("hark: \"\(PersonalShortcut.normalised(phrase))\" can't be a shortcut:")
             for refusal in refusals { printError("  - \(refusal)") }
             throw ExitCode(ExitStatus.dataError)
         }
         for warning in check.warnings(phrase) { printError("hark: warning: \(warning)") }
-        let words = PersonalShortcut.normalised(phrase).split(separator: " ").map(String.init)
-        let dictionaries = [URL(fileURLWithPath: RecognizerConfiguration.debianDictionary)]
-            + (HarkPaths.lexicon(in: HarkPaths.modelsDirectory()).map { [$0] } ?? [])
-        let unknown = DictionaryWords.unknown(words, dictionaries: dictionaries)
+        let unknown = DictionaryWords.unknown(words, dictionaries: pronunciation.dictionaries)
         if !unknown.isEmpty {
             print("Not in the dictionary: \(unknown.joined(separator: ", ")). Hark will listen for espeak-ng's pronunciation " +
                   "(see `hark pronounce \(unknown.joined(separator: " "))`).")
@@ -134,7 +137,8 @@ struct Shortcuts: AsyncParsableCommand {
             one of Hark's commands ("cancel", "help", "any suggestions"), contains the wake phrase, \
             begins with a command that works in every conversation ("stop …"), or takes over a call \
             for help. Phrases of more than three words are warned about. Words the dictionary lacks \
-            are fine: Hark listens for espeak-ng's pronunciation of them.
+            are fine: Hark listens for espeak-ng's pronunciation of them (full-width letters folded, \
+            Cyrillic transliterated); a word it cannot pronounce (Greek or Han letters) is refused.
             """)
 
         @Argument(help: "The phrase, in quotes.") var phrase: String

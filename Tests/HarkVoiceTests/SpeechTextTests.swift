@@ -9,6 +9,16 @@ import Testing
         }
     }
 
+    /// Said as Hark listens for them; accented Latin and other scripts are left to espeak-ng.
+    @Test func fullWidthAndCyrillicWordsAreSaidInLatinLetters() {
+        Self.check([
+            ("Message Алексей?", "Message aleksey?"),
+            ("Start the ｔｉｍｅｒ.", "Start the timer."),
+            ("Café naïve", "Café naïve"),
+            ("Ζευς", "Ζευς"),
+        ])
+    }
+
     @Test func money() {
         Self.check([
             ("$2.50", "two dollars fifty"),
