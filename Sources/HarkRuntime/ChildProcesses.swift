@@ -5,10 +5,10 @@ import Glibc
 
 /// Handler programs Hark started and has not finished stopping, each leading a session and
 /// process group of its own: stopped, with everything in their groups, when Hark exits normally
-/// (`hark chat` at its end, `hark serve` after SIGTERM or Ctrl-C, both of which return).
+/// (`hark chat` at its end or on SIGTERM or Ctrl-C, `hark serve` after either).
 ///
-/// Not covered: Hark killed by a signal it does not catch (SIGKILL; Ctrl-C or SIGTERM to
-/// `hark chat`). A handler then sees its stdin close, which ends any program that reads it; one
+/// Not covered: Hark killed by a signal it cannot catch (SIGKILL). A handler then sees its
+/// stdin close, which ends any program that reads it; one
 /// that does not goes on until stopped by hand (PR_SET_PDEATHSIG would need fork from a thread
 /// that lives as long as Hark, as it fires when the forking thread ends).
 enum ChildProcesses {
