@@ -32,7 +32,9 @@ enum Espeak {
     /// ("en-gb", whose file is named "en"), as the espeak-ng command chooses.
     static func setVoice(_ name: String) throws(VoiceError) {
         var status = espeak_SetVoiceByName(name)
-        if status != EE_OK {
+        // Chosen by language only when a voice speaks exactly that language: espeak-ng would
+        // otherwise take the nearest ("no-such-voice" as Norwegian).
+        if status != EE_OK, languagesSpoken().contains(name.lowercased()) {
             status = name.withCString { language in
                 var properties = espeak_VOICE()
                 properties.languages = language
@@ -42,6 +44,26 @@ enum Espeak {
         guard status == EE_OK else {
             throw VoiceError(.unknownVoice, "espeak_SetVoiceByName does not know the voice \"\(name)\" (see espeak-ng --voices)", status: Int32(status.rawValue))
         }
+    }
+
+    /// Every language some installed voice speaks ("en-gb", "en-us", …), lower-cased.
+    static func languagesSpoken() -> Set<String> {
+        var spoken = Set<String>()
+        guard let voices = espeak_ListVoices(nil) else { return spoken }
+        var index = 0
+        while let voice = voices[index] {
+            // Pairs of a priority byte and a NUL-terminated language, ended by a zero byte.
+            if var cursor = voice.pointee.languages.map(UnsafeRawPointer.init) {
+                while cursor.load(as: UInt8.self) != 0 {
+                    cursor += 1
+                    let language = String(cString: cursor.assumingMemoryBound(to: CChar.self))
+                    spoken.insert(language.lowercased())
+                    cursor += language.utf8.count + 1
+                }
+            }
+            index += 1
+        }
+        return spoken
     }
 
     static func setParameter(_ parameter: espeak_PARAMETER, _ value: Int32, name: String) throws(VoiceError) {
