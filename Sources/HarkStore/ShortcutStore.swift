@@ -14,6 +14,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicate
         /// The file is not a database Hark can use (newer schema, corrupt).
         case unusable
+        /// A change to a database that could only be opened for reading (a full disk).
+        case readOnly
         case sqlite
     }
 
@@ -41,13 +43,27 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 /// cheap enough to poll twice a second.
 public final class ShortcutStore: Sendable {
     public let url: URL
-    private let pool: DatabasePool
+    private let pool: any DatabaseWriter
+    /// Why the database could only be opened for reading; nil when it can be written.
+    public let readOnlyReason: String?
 
     /// The database file when none is named: $XDG_DATA_HOME/hark/shortcuts.sqlite.
     public static let fileName = "shortcuts.sqlite"
 
     public init(url: URL) throws(StoreError) {
         self.url = url
+        do {
+            pool = try Self.openWritable(url)
+            readOnlyReason = nil
+        } catch {
+            guard Self.mayReadInstead(after: error, url) else { throw error }
+            pool = try Self.openReadOnly(url, after: error)
+            readOnlyReason = Self.readOnlyReason(after: error, url)
+        }
+    }
+
+    /// The usual way in: a pool of connections in WAL mode, migrated to this Hark's schema.
+    private static func openWritable(_ url: URL) throws(StoreError) -> DatabasePool {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -58,12 +74,14 @@ public final class ShortcutStore: Sendable {
         // Another process holding the write lock is waited for, not an error.
         configuration.busyMode = .timeout(10)
         configuration.label = "hark.shortcuts"
+        let pool: DatabasePool
         do {
             pool = try DatabasePool(path: url.path, configuration: configuration)
         } catch {
             throw Self.storeError(error, doing: "opening \(url.path)", code: .open)
         }
-        try migrate()
+        try migrate(pool, url)
+        return pool
     }
 
     // MARK: Schema
@@ -132,19 +150,23 @@ public final class ShortcutStore: Sendable {
         return migrator
     }
 
-    private func migrate() throws(StoreError) {
+    private static func migrate(_ pool: DatabasePool, _ url: URL) throws(StoreError) {
         let migrator = Self.migrator()
         do {
-            let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
-            let unknown = applied.subtracting(Self.migrationNames)
-            guard unknown.isEmpty else {
-                throw StoreError(.unusable, "\(url.path) was written by a newer Hark (it has \(unknown.sorted().joined(separator: ", ")))")
-            }
+            try refuseNewer(try pool.read { db in try migrator.appliedIdentifiers(db) }, url)
             try migrator.migrate(pool)
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.storeError(error, doing: "migrating \(url.path)", code: .unusable)
+        }
+    }
+
+    /// A database written by a newer Hark has tables this one does not know how to keep.
+    static func refuseNewer(_ applied: Set<String>, _ url: URL) throws(StoreError) {
+        let unknown = applied.subtracting(Self.migrationNames)
+        guard unknown.isEmpty else {
+            throw StoreError(.unusable, "\(url.path) was written by a newer Hark (it has \(unknown.sorted().joined(separator: ", ")))")
         }
     }
 
@@ -358,6 +380,7 @@ public final class ShortcutStore: Sendable {
     }
 
     private func writing<T>(_ doing: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        if let readOnlyReason { throw StoreError(.readOnly, "\(doing): \(readOnlyReason)") }
         do {
             return try pool.write(body)
         } catch {
