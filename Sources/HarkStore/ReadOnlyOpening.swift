@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Opening the shortcuts database for reading only, when it cannot be written.
 ///
@@ -63,5 +64,39 @@ extension ShortcutStore {
         // SQLite needs a page or two and a 32 KiB index: less than this is full in practice.
         guard free < 64 * 1024 else { return "" }
         return "; the disk holding \(folder.path) is full (\(free / 1024) KiB free): free some space"
+    }
+
+    /// The database to write to. A store opened read-only tries to open it for writing again
+    /// first: a `hark listen` started on a full disk keeps what is done once space is freed.
+    func writableDatabase(_ doing: String) throws(StoreError) -> any DatabaseWriter {
+        try connection.withLock { (state) throws(StoreError) -> any DatabaseWriter in
+            guard let reason = state.readOnlyReason else { return state.database }
+            // SQLite shares one WAL index between a process's connections to a file, and the
+            // read-only one's cannot be written: it is closed first, and opened again if need be.
+            do {
+                try state.database.close()
+            } catch {
+                throw Self.storeError(error, doing: "\(doing): closing \(url.path) to open it for writing (\(reason))")
+            }
+            do throws(StoreError) {
+                state = (try Self.openWritable(url), nil)
+            } catch {
+                let stillReadOnly = Self.readOnlyReason(after: error, url)
+                state = (try Self.openReadOnly(url, after: error), stillReadOnly)
+                throw StoreError(.readOnly, "\(doing): \(stillReadOnly)")
+            }
+            return state.database
+        }
+    }
+
+    /// Whether changes can be kept now: a read-only store tries to open for writing again, and
+    /// `readOnlyReason` says why it still cannot.
+    public func isWritable() -> Bool {
+        do {
+            _ = try writableDatabase("opening for writing")
+            return true
+        } catch {
+            return false
+        }
     }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 public import HarkIntents
+import Synchronization
 public import HarkShortcuts
 
 /// What went wrong with the shortcuts database, in one line, with SQLite's own code.
@@ -38,14 +39,21 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 /// write it at once). Every change is one transaction: a process killed in the
 /// middle leaves the last committed state. The schema is migrated forward on open.
 ///
+/// A file that cannot be written (a full disk) is opened read-only instead: Hark still
+/// answers and lists shortcuts, and each change fails with the reason until the file can
+/// be opened for writing again, which each change tries (see ReadOnlyOpening.swift).
+///
 /// A running process notices changes made by others through `changeVersion()`,
 /// a counter that triggers bump on every change to shortcuts and automations:
 /// cheap enough to poll twice a second.
 public final class ShortcutStore: Sendable {
     public let url: URL
-    private let pool: any DatabaseWriter
+    /// The open database, and why it could only be opened for reading (nil when it can be
+    /// written). Replaced when a read-only store is opened for writing again.
+    let connection: Mutex<(database: any DatabaseWriter, readOnlyReason: String?)>
+
     /// Why the database could only be opened for reading; nil when it can be written.
-    public let readOnlyReason: String?
+    public var readOnlyReason: String? { connection.withLock { $0.readOnlyReason } }
 
     /// The database file when none is named: $XDG_DATA_HOME/hark/shortcuts.sqlite.
     public static let fileName = "shortcuts.sqlite"
@@ -53,17 +61,15 @@ public final class ShortcutStore: Sendable {
     public init(url: URL) throws(StoreError) {
         self.url = url
         do {
-            pool = try Self.openWritable(url)
-            readOnlyReason = nil
+            connection = Mutex((try Self.openWritable(url), nil))
         } catch {
             guard Self.mayReadInstead(after: error, url) else { throw error }
-            pool = try Self.openReadOnly(url, after: error)
-            readOnlyReason = Self.readOnlyReason(after: error, url)
+            connection = Mutex((try Self.openReadOnly(url, after: error), Self.readOnlyReason(after: error, url)))
         }
     }
 
     /// The usual way in: a pool of connections in WAL mode, migrated to this Hark's schema.
-    private static func openWritable(_ url: URL) throws(StoreError) -> DatabasePool {
+    static func openWritable(_ url: URL) throws(StoreError) -> DatabasePool {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -373,16 +379,16 @@ public final class ShortcutStore: Sendable {
 
     private func reading<T>(_ doing: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.read(body)
+            return try connection.withLock { $0.database }.read(body)
         } catch {
             throw Self.storeError(error, doing: doing)
         }
     }
 
     private func writing<T>(_ doing: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
-        if let readOnlyReason { throw StoreError(.readOnly, "\(doing): \(readOnlyReason)") }
+        let database = try writableDatabase(doing)
         do {
-            return try pool.write(body)
+            return try database.write(body)
         } catch {
             throw Self.storeError(error, doing: doing)
         }

@@ -1,4 +1,8 @@
 import Foundation
+import HarkDialogue
+import HarkExampleApps
+import HarkIntents
+import HarkRuntime
 import HarkShortcuts
 import HarkStore
 import HarkTestSupport
@@ -92,7 +96,7 @@ struct FullDiskTests {
         #expect(try ShortcutStore(url: database).shortcuts().map(\.phrase) == ["coffee time", "tea time"])
     }
 
-    @Test func aStoreOnAFullDiskReadsAndRefusesChangesWithTheReason() throws {
+    @Test func aStoreOnAFullDiskReadsRefusesChangesWithTheReasonAndWritesOnceThereIsRoom() throws {
         let disk = try TinyFilesystem(kilobytes: 512)
         let database = disk.url.appendingPathComponent("shortcuts.sqlite")
         do {
@@ -105,5 +109,45 @@ struct FullDiskTests {
         let refused = #expect(throws: StoreError.self) { try store.deleteShortcut(id: 1) }
         #expect(refused?.code == .readOnly)
         #expect(refused?.message.hasPrefix("deleting shortcut 1: \(database.path) can only be read for now") == true)
+
+        // Space freed, the same store (a long-running listen) takes changes again.
+        try FileManager.default.removeItem(at: disk.url.appendingPathComponent("filler"))
+        #expect(try store.deleteShortcut(id: 1))
+        #expect(store.readOnlyReason == nil)
+        #expect(try store.shortcuts().isEmpty)
+        #expect(try ShortcutStore(url: database).shortcuts().isEmpty)
+    }
+
+    @Test func aDueAutomationWaitsForRoomAndThenRunsOnce() async throws {
+        let disk = try TinyFilesystem(kilobytes: 512)
+        let database = disk.url.appendingPathComponent("shortcuts.sqlite")
+        let made = try #require(ISO8601DateFormatter().date(from: "2026-03-05T09:00:00Z"))
+        do {
+            let store = try ShortcutStore(url: database)
+            let shortcut = try store.addShortcut(phrase: "porch light", steps: [
+                ShortcutStep(app: "home", intent: "ChangeLightState", values: ["name": "garage light", "state": "on"]),
+            ])
+            try store.addAutomation(shortcutID: shortcut.id, time: TimeOfDay("18:30")!, days: .workdays, at: made)
+        }
+        try disk.fill()
+        let store = try ShortcutStore(url: database)
+        try #require(store.readOnlyReason != nil)
+        let configuration = AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps"), modelsDirectory: nil,
+            inProcessHandlers: ExampleApps.handlers, dataDirectory: try temporaryDirectory(), database: nil)
+        let conversation = ConversationService(try await Assistant.dialogueEngine(configuration).0)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let runner = AutomationRunner(store: store, schedule: AutomationSchedule(calendar: calendar))
+        let due = try #require(ISO8601DateFormatter().date(from: "2026-03-05T18:30:20Z"))
+
+        // It could not be marked as run, so it would run at every look: it waits.
+        #expect(try await runner.runDue(at: due, in: conversation).isEmpty)
+        #expect(try await runner.runDue(at: due.addingTimeInterval(1), in: conversation).isEmpty)
+        try FileManager.default.removeItem(at: disk.url.appendingPathComponent("filler"))
+        let ran = try await runner.runDue(at: due.addingTimeInterval(2), in: conversation)
+        #expect(ran.map(\.1.speech) == ["Home: Turning on the garage light."])
+        #expect(try await runner.runDue(at: due.addingTimeInterval(3), in: conversation).isEmpty)
+        #expect(store.readOnlyReason == nil)
     }
 }
