@@ -6,7 +6,8 @@ import Yams
 /// far beyond the service's 160 MB memory cap (packaging/hark.service).
 enum ManifestSize {
     /// Phrases (intents' and App Shortcuts') and values (with their synonyms) one app may have
-    /// together. At this size a debug build loads an app in about a second and under 100 MB.
+    /// together. At this size `hark run` (release build) loads and answers in 0.35 s within
+    /// 85 MB; at 100,000 it took 9 s and 440 MB.
     static let maximumPhrasesAndValues = 5_000
 
     static func check(_ top: Node.Mapping, file: String) throws(ManifestError) {
