@@ -29,6 +29,7 @@ struct ManifestReader {
         guard let root, let top = root.mapping else {
             throw ManifestError(problems: [.init(file: file, line: root?.mark?.line, reason: "expected a mapping with name: and intents:")])
         }
+        try ManifestSize.check(top, file: file)
         let manifest = reader.manifest(top, identifier: identifier, at: root)
         if !reader.problems.isEmpty { throw ManifestError(problems: reader.problems) }
         return manifest

@@ -130,6 +130,9 @@ public final class Assistant: Sendable {
                                     authenticator: configuration.authenticator, clock: configuration.clock)
         var problems = refused.map { "app left out: \($0)" } + (await engine.refreshDynamicOptions())
         if let store {
+            if let reason = store.readOnlyReason {
+                problems.append("\(reason); until it can be written, shortcuts cannot change, automations wait and what is done is not remembered")
+            }
             // A shortcut made before the wake phrase changed may now say it: heard, it would wake Hark.
             let stored = try store.shortcuts()
             let saysWake = stored.filter { PhraseCheck.saysWakePhrase($0.words, wakePhrase: configuration.wakePhrase) }

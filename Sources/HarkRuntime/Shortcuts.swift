@@ -113,8 +113,12 @@ public struct AutomationRunner: Sendable {
     /// is left to it); a shortcut that asks a question gets no answer and is dropped.
     public func runDue(at now: Date, in conversation: ConversationService) async throws(StoreError) -> [(Automation, DialogueReply)] {
         var replies: [(Automation, DialogueReply)] = []
+        let due = schedule.due(try store.automations(), at: now)
+        // An automation that cannot be marked as run would run again at every look: it waits
+        // until the database can be written (the start-up warning says why it cannot).
+        guard !due.isEmpty, store.isWritable() else { return [] }
         let shortcuts = try store.shortcuts()
-        for automation in schedule.due(try store.automations(), at: now) {
+        for automation in due {
             guard let fire = schedule.nextFire(of: automation),
                   try store.markRun(automation: automation.id, firedAt: fire, at: now),
                   let shortcut = shortcuts.first(where: { $0.id == automation.shortcutID }) else { continue }

@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 public import HarkIntents
+import Synchronization
 public import HarkShortcuts
 
 /// What went wrong with the shortcuts database, in one line, with SQLite's own code.
@@ -14,6 +15,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicate
         /// The file is not a database Hark can use (newer schema, corrupt).
         case unusable
+        /// A change to a database that could only be opened for reading (a full disk).
+        case readOnly
         case sqlite
     }
 
@@ -36,18 +39,37 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 /// write it at once). Every change is one transaction: a process killed in the
 /// middle leaves the last committed state. The schema is migrated forward on open.
 ///
+/// A file that cannot be written (a full disk) is opened read-only instead: Hark still
+/// answers and lists shortcuts, and each change fails with the reason until the file can
+/// be opened for writing again, which each change tries (see ReadOnlyOpening.swift).
+///
 /// A running process notices changes made by others through `changeVersion()`,
 /// a counter that triggers bump on every change to shortcuts and automations:
 /// cheap enough to poll twice a second.
 public final class ShortcutStore: Sendable {
     public let url: URL
-    private let pool: DatabasePool
+    /// The open database, and why it could only be opened for reading (nil when it can be
+    /// written). Replaced when a read-only store is opened for writing again.
+    let connection: Mutex<(database: any DatabaseWriter, readOnlyReason: String?)>
+
+    /// Why the database could only be opened for reading; nil when it can be written.
+    public var readOnlyReason: String? { connection.withLock { $0.readOnlyReason } }
 
     /// The database file when none is named: $XDG_DATA_HOME/hark/shortcuts.sqlite.
     public static let fileName = "shortcuts.sqlite"
 
     public init(url: URL) throws(StoreError) {
         self.url = url
+        do {
+            connection = Mutex((try Self.openWritable(url), nil))
+        } catch {
+            guard Self.mayReadInstead(after: error, url) else { throw error }
+            connection = Mutex((try Self.openReadOnly(url, after: error), Self.readOnlyReason(after: error, url)))
+        }
+    }
+
+    /// The usual way in: a pool of connections in WAL mode, migrated to this Hark's schema.
+    static func openWritable(_ url: URL) throws(StoreError) -> DatabasePool {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -58,12 +80,14 @@ public final class ShortcutStore: Sendable {
         // Another process holding the write lock is waited for, not an error.
         configuration.busyMode = .timeout(10)
         configuration.label = "hark.shortcuts"
+        let pool: DatabasePool
         do {
             pool = try DatabasePool(path: url.path, configuration: configuration)
         } catch {
             throw Self.storeError(error, doing: "opening \(url.path)", code: .open)
         }
-        try migrate()
+        try migrate(pool, url)
+        return pool
     }
 
     // MARK: Schema
@@ -132,19 +156,23 @@ public final class ShortcutStore: Sendable {
         return migrator
     }
 
-    private func migrate() throws(StoreError) {
+    private static func migrate(_ pool: DatabasePool, _ url: URL) throws(StoreError) {
         let migrator = Self.migrator()
         do {
-            let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
-            let unknown = applied.subtracting(Self.migrationNames)
-            guard unknown.isEmpty else {
-                throw StoreError(.unusable, "\(url.path) was written by a newer Hark (it has \(unknown.sorted().joined(separator: ", ")))")
-            }
+            try refuseNewer(try pool.read { db in try migrator.appliedIdentifiers(db) }, url)
             try migrator.migrate(pool)
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.storeError(error, doing: "migrating \(url.path)", code: .unusable)
+        }
+    }
+
+    /// A database written by a newer Hark has tables this one does not know how to keep.
+    static func refuseNewer(_ applied: Set<String>, _ url: URL) throws(StoreError) {
+        let unknown = applied.subtracting(Self.migrationNames)
+        guard unknown.isEmpty else {
+            throw StoreError(.unusable, "\(url.path) was written by a newer Hark (it has \(unknown.sorted().joined(separator: ", ")))")
         }
     }
 
@@ -351,15 +379,16 @@ public final class ShortcutStore: Sendable {
 
     private func reading<T>(_ doing: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.read(body)
+            return try connection.withLock { $0.database }.read(body)
         } catch {
             throw Self.storeError(error, doing: doing)
         }
     }
 
     private func writing<T>(_ doing: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        let database = try writableDatabase(doing)
         do {
-            return try pool.write(body)
+            return try database.write(body)
         } catch {
             throw Self.storeError(error, doing: doing)
         }

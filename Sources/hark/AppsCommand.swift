@@ -13,7 +13,7 @@ struct Apps: ParsableCommand {
         without --apps, the bundled apps and the owner's in /etc/hark/apps and ~/.config/hark/apps, \
         as Hark loads them) and \
         reports each problem with its file and line: a manifest's own (unknown keys, parameters, \
-        phrases, words Hark cannot pronounce) and clashes between apps (a name two apps share, a phrase that contains \
+        phrases, words Hark cannot pronounce, more than 5,000 phrases and values in one app) and clashes between apps (a name two apps share, a phrase that contains \
         the wake phrase of the settings file or is one of Hark's own commands). It exits 65 when \
         there is any. A running Hark leaves such apps out, says so in its log, and serves the others. \
         Warnings (a phrase two apps share, which Hark asks about; a long shortcut phrase) are \

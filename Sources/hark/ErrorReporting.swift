@@ -38,6 +38,7 @@ func explain(_ error: any Error) -> (message: String, status: Int32) {
         switch error.code {
         case .unusable: return ("the shortcuts database: \(error.description)", ExitStatus.dataError)
         case .open: return (error.description, ExitStatus.cannotCreate)
+        case .readOnly: return (error.description, ExitStatus.cannotCreate)
         case .notFound: return (error.description, ExitStatus.noInput)
         case .duplicate: return (error.description, ExitStatus.dataError)
         case .sqlite: return ("the shortcuts database: \(error.description)", ExitStatus.software)

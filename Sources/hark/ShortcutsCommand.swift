@@ -24,7 +24,11 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database and does `body` with it; any failure becomes Hark's message and exit code.
     func using<T>(_ body: (ShortcutStore) throws -> T) throws -> T {
         do {
-            return try body(try ShortcutStore(url: url))
+            let store = try ShortcutStore(url: url)
+            let result = try body(store)
+            // After a failed change its own message says the same: only a success needs telling.
+            if let reason = store.readOnlyReason { printError("hark: warning: \(reason)") }
+            return result
         } catch let exit as ExitCode {
             throw exit
         } catch {
