@@ -81,25 +81,14 @@ extension WordGraph {
     /// whole sentence that nothing can extend, so a listener can stop waiting for more.
     /// Also false when the words are not the start of any sentence.
     public func canContinue(after words: [String]) -> Bool {
-        func closure(_ states: Set<Int>) -> Set<Int> {
-            var reached = states
-            var queue = Array(states)
-            while let state = queue.popLast() {
-                for arc in outgoing[state] ?? [] {
-                    guard case .silent = arc.label, reached.insert(arc.to).inserted else { continue }
-                    queue.append(arc.to)
-                }
-            }
-            return reached
-        }
-        var live = closure([start])
+        var live = silentClosure([start], forward: true)
         for word in words {
             var next = Set<Int>()
             for state in live {
                 for arc in outgoing[state] ?? [] where arc.label == .word(word) { next.insert(arc.to) }
             }
             if next.isEmpty { return false }
-            live = closure(next)
+            live = silentClosure(next, forward: true)
         }
         return live.contains { state in
             (outgoing[state] ?? []).contains { if case .word = $0.label { true } else { false } }

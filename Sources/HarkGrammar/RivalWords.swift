@@ -13,6 +13,14 @@ public struct RivalWord: Sendable, Equatable, Hashable {
         self.position = position
         self.word = word
     }
+
+    /// `words` with this rival in place of the word it rivals.
+    public func sentence(replacingIn words: [String]) -> [String] {
+        guard words.indices.contains(position) else { return words }
+        var sentence = words
+        sentence[position] = word
+        return sentence
+    }
 }
 
 extension WordGraph {
@@ -36,11 +44,9 @@ extension WordGraph {
                 }
             }
             for word in candidates.sorted() {
-                var sentence = words
-                sentence[position] = word
-                // Two paths can give the same words; only another meaning is a rival.
-                guard let other = interpret(sentence), !other.means(the: meaning) else { continue }
                 let rival = RivalWord(position: position, word: word)
+                // Two paths can give the same words; only another meaning is a rival.
+                guard let other = interpret(rival.sentence(replacingIn: words)), !other.means(the: meaning) else { continue }
                 if seen.insert(rival).inserted { found.append(rival) }
                 if found.count >= limit { return found }
             }
@@ -65,21 +71,21 @@ extension WordGraph {
 
     /// `result[i]`: the states from which the words from index `i` on lead to the final state.
     private func statesBeforeEachSuffix(_ words: [String]) -> [Set<Int>] {
-        let incoming = Dictionary(grouping: arcs, by: \.to)
-        var live = silentClosure([final], forward: false, incoming: incoming)
+        var live = silentClosure([final], forward: false)
         var result = [live]
         for word in words.reversed() {
             var previous = Set<Int>()
             for state in live {
                 for arc in incoming[state] ?? [] where arc.label == .word(word) { previous.insert(arc.from) }
             }
-            live = silentClosure(previous, forward: false, incoming: incoming)
+            live = silentClosure(previous, forward: false)
             result.append(live)
         }
         return result.reversed()
     }
 
-    private func silentClosure(_ states: Set<Int>, forward: Bool, incoming: [Int: [Arc]] = [:]) -> Set<Int> {
+    /// `states` and every state silent arcs lead to from them (`forward`) or from them back to.
+    func silentClosure(_ states: Set<Int>, forward: Bool) -> Set<Int> {
         var reached = states
         var queue = Array(states)
         while let state = queue.popLast() {

@@ -32,6 +32,8 @@ public struct WordGraph: Sendable {
     public let grammar: Grammar
     /// Arcs by the state they leave, built once: every interpretation walks it.
     private(set) var outgoing: [Int: [Arc]] = [:]
+    /// Arcs by the state they enter, built once: finding rival words walks it backwards.
+    private(set) var incoming: [Int: [Arc]] = [:]
 
     public init(_ grammar: Grammar) {
         self.grammar = grammar
@@ -42,6 +44,7 @@ public struct WordGraph: Sendable {
             add(end, final, .silent(nil))
         }
         outgoing = Dictionary(grouping: arcs, by: \.from)
+        incoming = Dictionary(grouping: arcs, by: \.to)
     }
 
     private mutating func newState() -> Int {

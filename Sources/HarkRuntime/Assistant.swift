@@ -134,9 +134,14 @@ public final class Assistant: Sendable {
                 problems.append("\(reason); until it can be written, shortcuts cannot change, automations wait and what is done is not remembered")
             }
             // A shortcut made before the wake phrase changed may now say it: heard, it would wake Hark.
-            let stored = try store.shortcuts()
-            let saysWake = stored.filter { PhraseCheck.saysWakePhrase($0.words, wakePhrase: configuration.wakePhrase) }
-            let kept = stored.filter { !PhraseCheck.saysWakePhrase($0.words, wakePhrase: configuration.wakePhrase) }
+            var kept: [PersonalShortcut] = [], saysWake: [PersonalShortcut] = []
+            for shortcut in try store.shortcuts() {
+                if PhraseCheck.saysWakePhrase(shortcut.words, wakePhrase: configuration.wakePhrase) {
+                    saysWake.append(shortcut)
+                } else {
+                    kept.append(shortcut)
+                }
+            }
             problems += saysWake.map {
                 "shortcut left out: \"\($0.phrase)\" says the wake phrase \"\(configuration.wakePhrase)\"; give it another phrase with hark shortcuts"
             }

@@ -25,10 +25,7 @@ public struct RivalOutcome: Sendable, Equatable, Codable {
 
     /// `words` with the rival in place of the word it rivals.
     public func sentence(replacingIn words: [String]) -> [String] {
-        guard words.indices.contains(position) else { return words }
-        var sentence = words
-        sentence[position] = word
-        return sentence
+        RivalWord(position: position, word: word).sentence(replacingIn: words)
     }
 
     /// What "Did you say …?" names for `words` held back by `closest`: the rival's sentence when
@@ -64,8 +61,7 @@ final class RivalContest {
         // lattice would lose the rival. The lattice joins the chains again where words match.
         var arcs: [(from: Int, to: Int, word: String?, probability: Float)] = []
         var states = 2
-        let rivalSentences = contenders.map { RivalOutcome(word: $0.word, position: $0.position, gap: 0, rivals: 0).sentence(replacingIn: words) }
-        for sentence in [words] + rivalSentences {
+        for sentence in [words] + contenders.map({ $0.sentence(replacingIn: words) }) {
             var from = 0
             for word in sentence {
                 arcs.append((from, states, word, 1))
@@ -93,11 +89,11 @@ final class RivalContest {
             guard let path = scores[words[position]] else { continue }
             if path.score < (weakestHeard?.score ?? .infinity) { weakestHeard = (path.score, path.frames) }
         }
+        let heardScore = weakestHeard?.score ?? -.infinity
+        let frames = max(weakestHeard?.frames ?? 1, 1)
         var outcome: RivalOutcome?
         for rival in contenders {
             let rivalScore = scores[rival.word]?.score ?? -.infinity
-            let heardScore = weakestHeard?.score ?? -.infinity
-            let frames = max(weakestHeard?.frames ?? 1, 1)
             // A word on no whole path lost by as much as can be told (kept finite for JSON).
             let gap: Double
             if rivalScore == -.infinity {
@@ -107,7 +103,8 @@ final class RivalContest {
             } else {
                 gap = min(Self.widestGap, max(-Self.widestGap, (heardScore - rivalScore) / Double(frames)))
             }
-            if gap < (outcome?.gap ?? .infinity) || outcome == nil {
+            // Gaps are finite, so the first rival always sets the outcome.
+            if gap < (outcome?.gap ?? .infinity) {
                 outcome = RivalOutcome(word: rival.word, position: rival.position, gap: gap, rivals: contenders.count)
             }
         }
