@@ -221,8 +221,8 @@ soak: release
 install: release
 	install -D -m 755 $(RELEASE_HARK) $(DESTDIR)$(PREFIX)/bin/hark
 	mkdir -p $(DESTDIR)$(PREFIX)/share/hark
-	rm -rf $(DESTDIR)$(PREFIX)/share/hark/apps $(DESTDIR)$(PREFIX)/share/hark/models
-	cp -R apps models README.md $(DESTDIR)$(PREFIX)/share/hark/
+	rm -rf $(DESTDIR)$(PREFIX)/share/hark/apps $(DESTDIR)$(PREFIX)/share/hark/models $(DESTDIR)$(PREFIX)/share/hark/docs
+	cp -R apps models README.md docs $(DESTDIR)$(PREFIX)/share/hark/
 	@if [ -e $(DESTDIR)/etc/hark/hark.yaml ]; then echo "kept $(DESTDIR)/etc/hark/hark.yaml"; \
 	else install -D -m 644 packaging/hark.yaml $(DESTDIR)/etc/hark/hark.yaml; fi
 	install -d $(DESTDIR)/etc/hark/apps

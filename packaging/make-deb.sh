@@ -29,6 +29,8 @@ help2man --no-info --name "offline voice front end: wake word, requests, spoken 
   | gzip -9n > "$root/usr/share/man/man1/hark.1.gz"
 mv "$root/usr/share/hark/README.md" "$root/usr/share/doc/hark/README.md"
 ln -s ../../doc/hark/README.md "$root/usr/share/hark/README.md"
+# The README links to docs/ beside it: both go to the package's documentation folder.
+mv "$root/usr/share/hark/docs" "$root/usr/share/doc/hark/docs"
 cat > "$root/usr/share/doc/hark/copyright" <<EOF
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: hark

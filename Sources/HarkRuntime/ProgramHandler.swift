@@ -9,7 +9,7 @@ public import HarkShortcuts
 /// An app's handler that is a program of its own, in any language: Hark
 /// writes one JSON request per line to its stdin and reads one JSON reply per
 /// line from its stdout (the protocol is described in apps/messages/handler.py
-/// and the README).
+/// and docs/apps.md).
 ///
 /// The program is started directly (never through a shell) with a clean
 /// environment, in the app's folder, and kept running between requests, which

@@ -74,7 +74,7 @@ public struct RecognizerConfiguration: Sendable {
     /// grammar search, with the loop, decides. If other words explain the audio best, the utterance is
     /// rejected as such; if a phrase still wins, it is judged `Confidence.otherWordsAllowance`
     /// more leniently. Empty: never (an assistant reads the installed list, models/other-words.txt,
-    /// unless told not to: `AssistantConfiguration.readsInstalledOtherWords`). See README.md for
+    /// unless told not to: `AssistantConfiguration.readsInstalledOtherWords`). See docs/how-hark-hears.md for
     /// what it measured.
     ///
     /// The other words of `models/other-words.txt` (`bench/make-other-words.sh`) are the 500 most
@@ -803,7 +803,7 @@ public enum Confidence {
     /// household noises at 20, 10, 5 and 0 dB and after a click) as the highest margin letting at
     /// most 1 % of the speech that must be rejected through (8 of 810), heard through the shipped
     /// acoustic adaptation and the noise floor, and judged on the other half. See the figures in
-    /// README.md. The margin judged is the passes' less the noise penalty (`noisePenalty`), chosen
+    /// docs/how-hark-hears.md and docs/benchmarks.md. The margin judged is the passes' less the noise penalty (`noisePenalty`), chosen
     /// with it. It was -1.51 before the penalty and before the phone loop weighed three Gaussians
     /// a frame instead of four (`PhoneLoopPass.gaussiansPerFrame`). The speech besides the phrase
     /// and its pace, added since, took out one tune and two test false acceptances, so the same

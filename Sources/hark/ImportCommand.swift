@@ -77,7 +77,7 @@ struct Import: ParsableCommand {
         }
         let yaml = AppYAML.text(of: result.app, header: [
             "Imported from \(source.lastPathComponent) by hark import \(format).",
-            "Replies are \"OK.\" with the values heard: write your own, or add a handler: (see README, Apps).",
+            "Replies are \"OK.\" with the values heard: write your own, or add a handler (see docs/apps.md).",
         ])
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
