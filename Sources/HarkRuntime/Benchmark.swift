@@ -16,6 +16,10 @@ public struct ExpectedUnderstanding: Sendable, Decodable {
     /// The noise mixed under it and at what signal-to-noise ratio in dB, in generated corpora.
     public var noise: String?
     public var snr: Double?
+    /// Seconds into the recording at which the wake word was heard, in corpora that give each
+    /// request the room before it (make bench-noise): the request is then cut from what follows
+    /// as the live loop cuts one (`StreamedRequest`), and plain pocketsphinx hears all of it.
+    public var wakeAt: Double?
 }
 
 /// What plain pocketsphinx (`BaselineRecognizer`) made of the same recording.
@@ -497,15 +501,25 @@ public struct Benchmark: Sendable {
 
             let cpuBefore = ProcessClock.cpuSeconds()
             let started = Date()
-            let samples = try clip.pipelineSamples()
-            let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
+            let stream = try clip.pipelineSamples()
+            var samples = stream, afterWake = stream[...]
+            if let wakeAt = expected.wakeAt {
+                afterWake = stream[min(stream.count, max(0, Int(wakeAt * Double(PipelineAudio.sampleRate))))...]
+                samples = StreamedRequest.cut(stream, roomSeconds: wakeAt) ?? []
+            }
+            var outcome: BenchmarkOutcome
+            if samples.isEmpty {
+                outcome = Self.nothingHeard(expected: expected, url: url)
+            } else {
+                let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
+                outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
+            }
             latencies.append(Date().timeIntervalSince(started))
             cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
             audioSeconds += clip.duration
-            var outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
             if baseline {
                 let before = ProcessClock.cpuSeconds()
-                let heard = try await assistant.hearWithBaseline(samples)
+                let heard = try await assistant.hearWithBaseline(Array(afterWake))
                 baselineCPUSeconds += ProcessClock.cpuSeconds() - before
                 let (plain, _) = try await assistant.answer(heard, name: url.lastPathComponent, speaks: false)
                 let judged = Self.outcome(plain, expected: expected, url: url, catalog: catalog)
@@ -568,6 +582,17 @@ public struct Benchmark: Sendable {
         }
         outcome.commandRight = outcome.intentRight && outcome.slotConfusions.isEmpty
         return outcome
+    }
+
+    /// A request in which the endpointer found no speech after the wake word: the live loop
+    /// would have stopped listening, so it is neither understood nor acted on. Its margin is
+    /// below every threshold the report judges at.
+    static func nothingHeard(expected: ExpectedUnderstanding, url: URL) -> BenchmarkOutcome {
+        BenchmarkOutcome(recording: url.lastPathComponent, folder: url.deletingLastPathComponent().lastPathComponent,
+                         voice: expected.voice, noise: expected.noise, snr: expected.snr, mustReject: expected.intent == nil,
+                         margin: -100, understood: false, intentRight: false, commandRight: false, slotConfusions: [],
+                         account: "no speech found after the wake word"
+                             + (expected.intent.map { ", expected \($0.name) \(Self.describe(expected.slots ?? [:]))" } ?? ""))
     }
 
     /// Equal ignoring case and spacing, as the sidecar format intends.

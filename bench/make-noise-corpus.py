@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Makes the corpus of make bench-noise: requests and wake words by real people, each heard
+with seconds of a noisy room before it, as a microphone in that room hears them.
+
+    bench/make-noise-corpus.py CORPORA OUTDIR [--negative-minutes M]
+
+A stratified subset of the test side of make bench-real's and make bench-wake's corpora (the
+speakers and recordings nothing is tuned on; see bench/make-real-corpus.py and
+bench/make-wake-corpus.py for the splits), in five conditions: clean (the noise 60 dB down) and
+real household noise at 20, 10, 5 and 0 dB SNR. The four noises (dishes, tap, bike, cat) are
+taken in turn, so each condition holds every noise about equally.
+
+  requests/CONDITION/NAME.wav, NAME.json
+      home-en's 49 commands, one take of each digit by each test speaker, a share of the names
+      said alone (to be understood), and a share of the other phrases and of the "jarvis"
+      recordings (to be rejected). Each recording has LEAD seconds of the room before it and
+      1.5 s after: the noise over the recording's own room (its quietest quarter second, as in
+      make-wake-corpus.py), so the room does not change when the person starts. The sidecar
+      (the rhasspy-test layout of make-real-corpus.py) says "wakeAt": LEAD, so `hark bench`
+      cuts the request from what follows as the live loop would.
+  wake/CONDITION/positives/PHRASE/CONDITION/test-ID.wav
+      a share of every phrase's test recordings, with LEAD seconds of the room before and 1 s after.
+  wake/CONDITION/negatives/test-speech-NNN.wav
+      M minutes (default 12) of test speech that is not a wake phrase, one utterance after
+      another over the condition's noise, as make-wake-corpus.py writes its negatives.
+
+The same files come out on every run. Needs python3 with numpy, and sox.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import zlib
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from importlib import import_module
+
+real = import_module("make-real-corpus")
+wake = import_module("make-wake-corpus")
+
+RATE = real.RATE
+LEAD = 5.0
+CONDITIONS = [("clean", 60.0), ("snr20", 20.0), ("snr10", 10.0), ("snr05", 5.0), ("snr00", 0.0)]
+# Test recordings taken of each kind (the voice's corpus), spread evenly over each kind's list.
+REQUEST_SHARE = {"home-en": 49, "fsdd": 30, "mycroft:athena": 20, "mycroft:amelia": 20,
+                 "mycroft:not-wake-words": 30, "jarvis": 20}
+WAKE_SHARE = 30  # recordings of each phrase
+
+
+def spread(items, count):
+    """`count` of `items`, evenly spaced (all of them when there are fewer)."""
+    if len(items) <= count:
+        return items
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
+
+
+def in_room(speech, snr, noise, seed, lead, tail):
+    """`speech` with `lead` s of its own room before it and `tail` s after, the noise over all
+    of it at `snr` dB below the speech (make-real-corpus.py's measure), never clipping."""
+    power = real.speech_power(speech)
+    before, after = wake.own_room(speech, int(lead * RATE)), wake.own_room(speech, int(tail * RATE))
+    padded = np.concatenate([before, speech, after])
+    piece = wake.bed(noise, seed % len(noise), len(padded))
+    mixed = padded + np.sqrt(power / (np.mean(piece ** 2) + 1e-12) / 10 ** (snr / 10)) * piece
+    peak = np.abs(mixed).max()
+    return mixed * (0.7 / peak) if peak > 0.7 else mixed
+
+
+def requests(corpora, noises, out):
+    chosen = []
+    for kind, count in REQUEST_SHARE.items():
+        items = [item for item in real.recordings(corpora)
+                 if item[2]["split"] == "test" and (item[2]["voice"] == kind or item[2]["voice"].split(":")[0] == kind)]
+        if kind == "fsdd":  # one take of each digit by each test speaker
+            items = [item for item in items if item[0].endswith("-0")]
+        chosen += spread(items, count)
+    for index, (condition, snr) in enumerate(CONDITIONS):
+        folder = os.path.join(out, "requests", condition)
+        os.makedirs(folder)
+        for number, (name, path, sidecar) in enumerate(chosen):
+            noise_name, noise = noises[(number + index) % len(noises)]
+            mixed = in_room(real.read_audio(path), snr, noise, zlib.crc32(name.encode()), LEAD, 1.5)
+            real.write_audio(os.path.join(folder, name + ".wav"), mixed)
+            with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
+                json.dump(dict(sidecar, noise=noise_name, snr=snr, wakeAt=LEAD), f)
+    print(f"requests: {len(chosen)} recordings in {len(CONDITIONS)} conditions", file=sys.stderr)
+
+
+def wake_words(corpora, noises, out, negative_minutes):
+    test_speech = [path for path, split in wake.speech_pool(corpora) if split == "test"]
+    for index, (condition, snr) in enumerate(CONDITIONS):
+        for slug, folder, prefix in wake.PHRASES:
+            target = os.path.join(out, "wake", condition, "positives", slug, condition)
+            os.makedirs(target)
+            tests = [item for item in wake.wake_recordings(corpora, folder, prefix) if item[1] == "test"]
+            for number, (path, _, ident) in enumerate(spread(tests, WAKE_SHARE)):
+                _, noise = noises[(number + index) % len(noises)]
+                mixed = in_room(real.read_audio(path), snr, noise, zlib.crc32(path.encode()), LEAD, 1.0)
+                real.write_audio(os.path.join(target, f"test-{ident}.wav"), mixed)
+        negatives = os.path.join(out, "wake", condition, "negatives")
+        os.makedirs(negatives)
+        rng = np.random.default_rng(zlib.crc32(condition.encode()))
+        stream = wake.Stream(negatives, "test", "speech", [noise for _, noise in noises])
+        stream.files = index  # each condition starts its noises at a different one
+        order = list(test_speech)
+        rng.shuffle(order)
+        for path in order:
+            if stream.seconds + stream.length / RATE >= negative_minutes * 60:
+                break
+            stream.add(wake.levelled(real.read_audio(path), rng), snr, rng)
+            if stream.length >= 120 * RATE:  # two-minute files, so the jobs share them out evenly
+                stream.flush(rng)
+        stream.flush(rng)
+    print(f"wake words: {WAKE_SHARE} recordings of each of {len(wake.PHRASES)} phrases and "
+          f"{negative_minutes} minutes of other speech in each condition", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpora")
+    parser.add_argument("out")
+    parser.add_argument("--negative-minutes", type=float, default=12)
+    args = parser.parse_args()
+    for needed in ["home-en", "digits-fsdd", "read-ljspeech", "wake-mycroft", "wake-jarvis", "noise-household"]:
+        if not os.path.isdir(os.path.join(args.corpora, needed)):
+            sys.exit(f"make-noise-corpus.py: {os.path.join(args.corpora, needed)} is missing")
+    if shutil.which("sox") is None:
+        sys.exit("make-noise-corpus.py: sox is missing (apt-get install sox)")
+    noises = [(name, real.read_audio(os.path.join(args.corpora, "noise-household", file))) for name, file in real.NOISES]
+    stage = args.out.rstrip("/") + ".partial"
+    shutil.rmtree(stage, ignore_errors=True)
+    requests(args.corpora, noises, stage)
+    wake_words(args.corpora, noises, stage, args.negative_minutes)
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    apps = os.path.join(stage, "apps")
+    shutil.copytree(os.path.join(repo, "apps"), apps, symlinks=True)
+    for app in os.listdir(os.path.join(repo, "bench", "real-apps")):
+        shutil.copytree(os.path.join(repo, "bench", "real-apps", app), os.path.join(apps, app))
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.rename(stage, args.out)
+
+
+if __name__ == "__main__":
+    main()
