@@ -305,7 +305,7 @@ public actor LiveLoop {
                 try play(acknowledgement.clip, gated: acknowledgement.isSpeech, onEvent: onEvent)
             }
         }
-        var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, background: ambient.background),
+        var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, room: ambient),
                                   since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail),
                                   claim: WakeClaim(brain: brain, phrase: detection.phrase,
                                                    signalToNoise: Self.signalToNoise(of: detection, in: recent, background: ambient.background),
@@ -430,7 +430,10 @@ public actor LiveLoop {
             return try await woke(interruption, onEvent: onEvent)
         }
         guard report.expectsAnswer else { return .waiting }
-        return .listening(Listening(endpointer: EnergyEndpointer(settings: settings.endpointer), since: heard, isAnswer: true))
+        // The answer is listened for in the room as it was before the wake word: started from a
+        // quiet room's level, a loud room's noise would count as speech from the first frame.
+        return .listening(Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, room: ambient),
+                                    since: heard, isAnswer: true))
     }
 
     /// Plays a clip; when `gated`, throws away what the microphone heard meanwhile.

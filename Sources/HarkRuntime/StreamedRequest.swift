@@ -14,7 +14,7 @@ enum StreamedRequest {
         let wakePoint = min(samples.count, max(0, Int(roomSeconds * Double(PipelineAudio.sampleRate))))
         var ambient = EnergyEndpointer(settings: settings)
         for chunk in chunks(samples[..<wakePoint]) { ambient.observe(chunk) }
-        var endpointer = EnergyEndpointer(settings: settings, background: ambient.background)
+        var endpointer = EnergyEndpointer(settings: settings, room: ambient)
         for chunk in chunks(samples[wakePoint...]) {
             if let utterance = endpointer.feed(chunk).first { return utterance }
         }

@@ -8,8 +8,23 @@ import Foundation
 /// its decisions can be tested frame by frame.
 public struct EnergyEndpointer: Sendable {
     public struct Settings: Sendable {
-        /// How far above the background (dB) a frame must be to count as speech.
+        /// How far above the background (dB) a frame must be to count as speech in a quiet
+        /// room, and at most in a loud one.
         public var speechAboveBackground: Double = 12
+        /// A room whose background is louder than this (dBFS) is loud: a voice there stands
+        /// less far above it (at 10 dB SNR its loudest tenth is about 11 dB above the room's
+        /// median), so speech counts from `spreadFactor` times the room's own spread, and at least
+        /// `loudRoomSpeechAbove` dB. A steady tap or fan spreads by 1-1.5 dB; a cat or a
+        /// clatter of dishes by 3 or more, which keeps the quiet room's 12 dB.
+        public var loudRoomAbove: Double = -55
+        public var loudRoomSpeechAbove: Double = 6
+        public var spreadFactor: Double = 4
+        /// Whether `observe` takes a room that has grown louder for its new level: when the
+        /// quietest tenth of the last `roomWindow` seconds is louder than speech would be against
+        /// the level followed so far. Followed only frame by frame, a room that is loud from the
+        /// start (a tap running before Hark listens) was never learnt: every frame counted as speech.
+        public var learnsLouderRooms = true
+        public var roomWindow: Double = 3
         /// Speech must last this long (s) to start an utterance.
         public var minimumSpeech: Double = 0.15
         /// This much quiet (s) ends an utterance.
@@ -33,6 +48,11 @@ public struct EnergyEndpointer: Sendable {
     private let settings: Settings
     /// The level of the background (dBFS), followed while nobody speaks.
     public private(set) var background: Double
+    /// How far the background's frames stray from its level, on average (dB), followed with it.
+    public private(set) var spread: Double
+    /// The levels of the last `Settings.roomWindow` seconds `observe` heard, oldest first.
+    private var recentLevels: [Double] = []
+    private var framesObserved = 0
     /// How much quiet (s) ended the last utterance: less than `endSilence` when it was cut at
     /// the maximum length. The speech itself ended this long before the utterance was returned.
     public private(set) var lastTrailingQuiet: Double = 0
@@ -47,9 +67,21 @@ public struct EnergyEndpointer: Sendable {
 
     /// `background` seeds the background level, e.g. with one measured before the endpointer was
     /// needed, so the first words after a wake word are judged against the room's real noise.
-    public init(settings: Settings = Settings(), background: Double = -60) {
+    public init(settings: Settings = Settings(), background: Double = -60, spread: Double = 3) {
         self.settings = settings
         self.background = max(background, Self.quietestBackground)
+        self.spread = spread
+    }
+
+    /// A fresh endpointer for the room `room` has been following while nobody was listened to.
+    public init(settings: Settings = Settings(), room: EnergyEndpointer) {
+        self.init(settings: settings, background: room.background, spread: room.spread)
+    }
+
+    /// How far above the background (dB) a frame counts as speech now (see `Settings.loudRoomAbove`).
+    public var speechThreshold: Double {
+        guard background > settings.loudRoomAbove else { return settings.speechAboveBackground }
+        return min(settings.speechAboveBackground, max(settings.loudRoomSpeechAbove, settings.spreadFactor * spread))
     }
 
     /// No microphone is quieter than this (dBFS); digital silence (a synthetic recording, a
@@ -63,8 +95,22 @@ public struct EnergyEndpointer: Sendable {
         while start + Self.frameLength <= samples.count {
             let level = Self.level(Array(samples[start..<(start + Self.frameLength)]))
             followBackground(level)
+            if settings.learnsLouderRooms { learnLouderRoom(level) }
             start += Self.frameLength
         }
+    }
+
+    /// Takes the quietest tenth of the last seconds for the background when even it stands out
+    /// as speech would: the room itself has grown louder (see `Settings.learnsLouderRooms`).
+    private mutating func learnLouderRoom(_ level: Double) {
+        recentLevels.append(level)
+        framesObserved += 1
+        let window = frames(settings.roomWindow)
+        if recentLevels.count > window { recentLevels.removeFirst(recentLevels.count - window) }
+        // Looked at every tenth of a second once the window is full.
+        guard recentLevels.count == window, framesObserved % 10 == 0 else { return }
+        let quietest = recentLevels.sorted()[window / 10]
+        if quietest > background + settings.speechAboveBackground { background = quietest }
     }
 
     /// Where the sound going on at the start of `samples` stops: the first of `quietFrames`
@@ -74,7 +120,7 @@ public struct EnergyEndpointer: Sendable {
         var start = 0
         while start + Self.frameLength <= samples.count {
             let level = Self.level(Array(samples[start..<(start + Self.frameLength)]))
-            quiet = level > background + settings.speechAboveBackground ? 0 : quiet + 1
+            quiet = level > background + speechThreshold ? 0 : quiet + 1
             start += Self.frameLength
             if quiet == quietFrames { return start - quietFrames * Self.frameLength }
         }
@@ -84,8 +130,10 @@ public struct EnergyEndpointer: Sendable {
     private mutating func followBackground(_ level: Double) {
         // Faster downwards than upwards, so speech does not drag the background up.
         let rate = level < background ? 0.2 : 0.02
-        // Loud frames (speech) are not background at all.
+        // Loud frames (speech) are not background at all. The room's spread is judged by the
+        // quiet room's threshold, so a clatter between the two thresholds counts as the room's.
         if level <= background + settings.speechAboveBackground {
+            spread += (abs(level - background) - spread) * 0.02
             background = max(Self.quietestBackground, background + (level - background) * rate)
         }
     }
@@ -99,10 +147,11 @@ public struct EnergyEndpointer: Sendable {
     public var utteranceSoFar: [Int16] { utterance }
 
     /// Ends the utterance under way now (someone finished a phrase and needs no more quiet to
-    /// be sure) and returns it; nil outside one.
+    /// be sure) and returns it; nil outside one. It is returned however little of it was loud:
+    /// a phrase was heard in it ("sleep" in a loud room is loud for a quarter second or less).
     public mutating func endNow() -> [Int16]? {
         guard inSpeech else { return nil }
-        return finishUtterance()
+        return finishUtterance(keepingShort: true)
     }
 
     /// Feeds audio; returns each utterance completed by it.
@@ -131,7 +180,7 @@ public struct EnergyEndpointer: Sendable {
 
     private mutating func process(_ frame: [Int16]) -> [Int16]? {
         let level = Self.level(frame)
-        let loud = level > background + settings.speechAboveBackground
+        let loud = level > background + speechThreshold
         if !inSpeech {
             history.append(frame)
             if history.count > frames(settings.preRoll) + frames(settings.minimumSpeech) { history.removeFirst() }
@@ -154,11 +203,11 @@ public struct EnergyEndpointer: Sendable {
         return finishUtterance()
     }
 
-    private mutating func finishUtterance() -> [Int16]? {
+    private mutating func finishUtterance(keepingShort: Bool = false) -> [Int16]? {
         inSpeech = false
         loudFrames = 0
         lastTrailingQuiet = Double(quietFrames) / 100
         defer { utterance = [] }
-        return loudInUtterance >= frames(settings.minimumLoud) ? utterance : nil
+        return keepingShort || loudInUtterance >= frames(settings.minimumLoud) ? utterance : nil
     }
 }

@@ -555,13 +555,20 @@ public final class WakeWordSpotter {
         }
     }
 
+    /// The room's level is followed as the mean gate was measured with: frame by frame only.
+    private static let roomLevelSettings = {
+        var settings = EnergyEndpointer.Settings()
+        settings.learnsLouderRooms = false
+        return settings
+    }()
+
     /// How much louder `piece` is than the room (dB), whose level follows the quieter pieces and
     /// then hears this one too. While the mean is held the room does not learn (Hark's own voice
     /// is not the room's level), and the piece counts as loud.
     private func levelAboveRoom(_ piece: [Int16]) -> Double {
         if holdsMean { return .infinity }
         let level = EnergyEndpointer.level(piece)
-        var room = self.room ?? EnergyEndpointer(background: level)
+        var room = self.room ?? EnergyEndpointer(settings: Self.roomLevelSettings, background: level)
         let above = level - room.background
         room.observe(piece)
         self.room = room

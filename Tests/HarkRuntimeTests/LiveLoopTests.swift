@@ -151,6 +151,32 @@ import Testing
         #expect(events.turns.last?.report.expectsAnswer == false)
     }
 
+    /// In a room with a steady noise (a fan, a tap) the answer to a question is listened for
+    /// against the room's own level, as the request was: started from a quiet room's level,
+    /// the noise counted as speech from the first frame and the answer was lost in ten seconds of it.
+    @Test func inALoudRoomTheAnswerToAQuestionIsHeard() async throws {
+        let samples = try WAVFile.read(contentsOf: Self.session).pipelineSamples()
+        // "Jarvis … start meditation in serene", the question, and "sleep", with 5 s of the room first.
+        let speech = [Int16](repeating: 0, count: 5 * 16_000) + Array(samples[Int(21.0 * 16_000)..<Int(33.0 * 16_000)])
+            + [Int16](repeating: 0, count: 3 * 16_000)
+        var state: UInt64 = 5
+        let audio = speech.map { sample -> Int16 in
+            var sum = 0.0
+            for _ in 0..<4 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                sum += Double(state >> 11) / Double(1 << 53) - 0.5
+            }
+            // About -42 dBFS of steady noise: some 20 dB below the person's loudest.
+            return Int16(clamping: Int(sample) + Int(sum * 260 * 3.0.squareRoot()))
+        }
+        let source = RecordingSource(samples: audio, name: "loud-room")
+        let loop = LiveLoop(assistant: try await Self.assistant(), settings: LiveSettings(), source: source, sink: nil)
+        let (events, _) = try await Self.run(loop)
+        #expect(events.turns.map(\.report.text) == ["start meditation in serene", "sleep"], "problems: \(events.problems)")
+        #expect(events.turns.map(\.isAnswer) == [false, true])
+        #expect(events.turns.last?.report.reply == "Starting your sleep meditation.")
+    }
+
     @Test func speechNotMeantForHarkIsIgnored() async throws {
         // The session's sentence about the weather, alone: no wake word, no turn.
         let samples = try WAVFile.read(contentsOf: Self.session).pipelineSamples()
