@@ -14,14 +14,14 @@ taken in turn, so each condition holds every noise about equally.
       home-en's 49 commands, one take of each digit by each test speaker, a share of the names
       said alone (to be understood), and a share of the other phrases and of the "jarvis"
       recordings (to be rejected). Each recording has LEAD seconds of the room before it and
-      1.5 s after: the noise over the recording's own room (its quietest quarter second, as in
+      TAIL (6) seconds after: the noise over the recording's own room (its quietest quarter second, as in
       make-wake-corpus.py), so the room does not change when the person starts. The sidecar
       (the rhasspy-test layout of make-real-corpus.py) says "wakeAt": LEAD, so `hark bench`
       cuts the request from what follows as the live loop would.
   wake/CONDITION/positives/PHRASE/CONDITION/test-ID.wav
       a share of every phrase's test recordings, with LEAD seconds of the room before and 1 s after.
   wake/CONDITION/negatives/test-speech-NNN.wav
-      M minutes (default 12) of test speech that is not a wake phrase, one utterance after
+      M minutes (default 5) of test speech that is not a wake phrase, one utterance after
       another over the condition's noise, as make-wake-corpus.py writes its negatives.
 
 The same files come out on every run. Needs python3 with numpy, and sox.
@@ -43,11 +43,14 @@ wake = import_module("make-wake-corpus")
 
 RATE = real.RATE
 LEAD = 5.0
+# The room goes on after a request as before it: an endpointer that cannot tell the end of
+# speech in the noise runs on, as it would in that room, to its limit (10 s after the wake word).
+TAIL = 6.0
 CONDITIONS = [("clean", 60.0), ("snr20", 20.0), ("snr10", 10.0), ("snr05", 5.0), ("snr00", 0.0)]
 # Test recordings taken of each kind (the voice's corpus), spread evenly over each kind's list.
 REQUEST_SHARE = {"home-en": 49, "fsdd": 30, "mycroft:athena": 20, "mycroft:amelia": 20,
                  "mycroft:not-wake-words": 30, "jarvis": 20}
-WAKE_SHARE = 30  # recordings of each phrase
+WAKE_SHARE = 24  # recordings of each phrase
 
 
 def spread(items, count):
@@ -83,7 +86,7 @@ def requests(corpora, noises, out):
         os.makedirs(folder)
         for number, (name, path, sidecar) in enumerate(chosen):
             noise_name, noise = noises[(number + index) % len(noises)]
-            mixed = in_room(real.read_audio(path), snr, noise, zlib.crc32(name.encode()), LEAD, 1.5)
+            mixed = in_room(real.read_audio(path), snr, noise, zlib.crc32(name.encode()), LEAD, TAIL)
             real.write_audio(os.path.join(folder, name + ".wav"), mixed)
             with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
                 json.dump(dict(sidecar, noise=noise_name, snr=snr, wakeAt=LEAD), f)
@@ -123,7 +126,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpora")
     parser.add_argument("out")
-    parser.add_argument("--negative-minutes", type=float, default=12)
+    parser.add_argument("--negative-minutes", type=float, default=5)
     args = parser.parse_args()
     for needed in ["home-en", "digits-fsdd", "read-ljspeech", "wake-mycroft", "wake-jarvis", "noise-household"]:
         if not os.path.isdir(os.path.join(args.corpora, needed)):
