@@ -1,13 +1,16 @@
+import Foundation
 public import HarkWyoming
 public import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A Wyoming server: each connection gets its own `WyomingSession`, running as a task of its
 /// own, so one client's long transcription never holds up another's describe or synthesis
 /// (decoding itself runs on the recogniser's dedicated thread, never on NIO's event loops).
-/// A client that sends something malformed is told why in an `error` event and disconnected;
-/// everyone else is served on.
+/// A client that sends something malformed, says nothing for the idle timeout, or comes when
+/// the server is full (`WyomingConnectionLimits`) is told why in an `error` event and
+/// disconnected; everyone else is served on.
 public final class WyomingServer: Sendable {
     /// Where it listens, with the port the system chose when port 0 was asked for.
     public let endpoint: WyomingEndpoint
@@ -16,9 +19,18 @@ public final class WyomingServer: Sendable {
     private let listener: NIOAsyncChannel<Connection, Never>
     private let hark: WyomingAssistant
     private let logger: Logger
+    private let connectionLimits: WyomingConnectionLimits
+    /// Connections being served now.
+    private let served = Mutex(0)
+    /// Connections refused since the last line logged about them, and when that was.
+    private let refusals = Mutex((count: 0, lastLogged: Date.distantPast))
+    /// Refusals are logged at most this often: a client opening connections in a loop would
+    /// otherwise fill the journal.
+    static let refusalLogInterval = 10.0
 
     /// Binds the address (a socket file left by an earlier run is replaced); serving starts with `run()`.
     public static func bind(_ endpoint: WyomingEndpoint, serving hark: WyomingAssistant, limits: WyomingLimits = WyomingLimits(),
+                            connections: WyomingConnectionLimits = WyomingConnectionLimits(),
                             logger: Logger) async throws(ServerError) -> WyomingServer {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 64)
@@ -27,6 +39,11 @@ public final class WyomingServer: Sendable {
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WyomingEventDecoder(limits: limits)))
                 try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(WyomingEventEncoder()))
+                if let idle = connections.idleTimeout {
+                    // Reads and writes both count: a client waiting while its reply streams is not idle.
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: .milliseconds(Int64(idle * 1000))))
+                    try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser(timeout: idle))
+                }
                 // Half-closure: the last events (an error's explanation) are flushed before the socket closes.
                 return try Connection(wrappingChannelSynchronously: channel,
                                       configuration: .init(isOutboundHalfClosureEnabled: true))
@@ -46,13 +63,15 @@ public final class WyomingServer: Sendable {
         }
         var bound = endpoint
         if case .tcp(let host, _) = endpoint, let port = listener.channel.localAddress?.port { bound = .tcp(host: host, port: port) }
-        return WyomingServer(endpoint: bound, listener: listener, hark: hark, logger: logger)
+        return WyomingServer(endpoint: bound, listener: listener, hark: hark, connectionLimits: connections, logger: logger)
     }
 
-    private init(endpoint: WyomingEndpoint, listener: NIOAsyncChannel<Connection, Never>, hark: WyomingAssistant, logger: Logger) {
+    private init(endpoint: WyomingEndpoint, listener: NIOAsyncChannel<Connection, Never>, hark: WyomingAssistant,
+                 connectionLimits: WyomingConnectionLimits, logger: Logger) {
         self.endpoint = endpoint
         self.listener = listener
         self.hark = hark
+        self.connectionLimits = connectionLimits
         self.logger = logger
     }
 
@@ -62,7 +81,19 @@ public final class WyomingServer: Sendable {
         try await listener.executeThenClose { connections in
             try await withThrowingDiscardingTaskGroup { group in
                 for try await connection in connections {
-                    group.addTask { await self.serve(connection) }
+                    let admitted = served.withLock { count in
+                        guard count < connectionLimits.maximumConnections else { return false }
+                        count += 1
+                        return true
+                    }
+                    guard admitted else {
+                        group.addTask { await self.refuse(connection) }
+                        continue
+                    }
+                    group.addTask {
+                        await self.serve(connection)
+                        self.served.withLock { $0 -= 1 }
+                    }
                 }
             }
         }
@@ -79,7 +110,9 @@ public final class WyomingServer: Sendable {
                         try await replies.write(contentsOf: try await session.respond(to: event))
                     }
                 } catch let refused as WyomingError {
-                    logger.warning("\(peer): \(refused.message); closing the connection")
+                    // A silent client is routine (an integration that went away); bad input is not.
+                    let level: Logger.Level = refused.code == .idleTimeout ? .notice : .warning
+                    logger.log(level: level, "\(peer): \(refused.message); closing the connection")
                     try await replies.write(WyomingEvent(refused))
                 }
             }
@@ -87,6 +120,30 @@ public final class WyomingServer: Sendable {
         } catch {
             // The client went away mid-event or mid-reply: nothing is left to tell it.
             logger.info("\(peer): the connection ended: \(error)")
+        }
+    }
+
+    /// Tells a client the server is full and closes its connection; logs it, at most once every
+    /// `refusalLogInterval` seconds with the number refused meanwhile.
+    private func refuse(_ connection: Connection) async {
+        let limit = connectionLimits.maximumConnections
+        let logged: Int? = refusals.withLock { state in
+            state.count += 1
+            guard Date().timeIntervalSince(state.lastLogged) >= Self.refusalLogInterval else { return nil }
+            defer { state = (0, Date()) }
+            return state.count
+        }
+        if let logged {
+            logger.warning("refused \(logged == 1 ? "a connection" : "\(logged) connections"): already serving \(limit) connections at once (--max-connections)")
+        }
+        let error = WyomingError(.tooManyConnections, "the server already serves \(limit) connections; try again later")
+        do {
+            try await connection.executeThenClose { _, replies in
+                try await replies.write(WyomingEvent(error))
+            }
+        } catch {
+            // It went away before hearing why: nothing is left to tell it.
+            logger.debug("a refused client left before it was told why: \(error)")
         }
     }
 }

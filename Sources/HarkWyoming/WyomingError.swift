@@ -17,6 +17,10 @@ public struct WyomingError: Error, Sendable, Equatable, CustomStringConvertible 
         case unsupportedLanguage = "unsupported-language"
         /// Hark failed to do what was asked (recognition or synthesis failed).
         case failed = "failed"
+        /// The client sent nothing for the server's idle timeout.
+        case idleTimeout = "idle-timeout"
+        /// The server already serves as many connections as it takes.
+        case tooManyConnections = "too-many-connections"
     }
 
     public var code: Code

@@ -37,6 +37,14 @@ struct Serve: AsyncParsableCommand {
                                valueName: "s"))
     var roomsWindow = WakeArbiter.defaultWindow
 
+    @Option(help: ArgumentHelp("Close a connection on which nothing is sent or received for this many seconds, telling the client why, or \"none\" never to.",
+                               valueName: "s|none"))
+    var idleTimeout = String(format: "%g", WyomingConnectionLimits.standardIdleTimeout)
+
+    @Option(help: ArgumentHelp("Serve at most this many connections at once; more are refused with an error event and a log line.",
+                               valueName: "n"))
+    var maxConnections = WyomingConnectionLimits.standardMaximumConnections
+
     @OptionGroup var apps: AppsOptions
     @OptionGroup var voice: VoiceOptions
     @OptionGroup var recognizer: RecognizerOptions
@@ -59,10 +67,25 @@ struct Serve: AsyncParsableCommand {
         if let zeroconfName, zeroconfName.isEmpty || zeroconfName.utf8.count > 63 {
             throw ValidationError("--zeroconf-name must be 1 to 63 bytes long (a DNS label)")
         }
+        _ = try connectionLimits()
         guard (0.05...5).contains(roomsWindow) else { throw ValidationError("--rooms-window must be 0.05 to 5 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
+    }
+
+    /// --idle-timeout and --max-connections, checked.
+    func connectionLimits() throws -> WyomingConnectionLimits {
+        var limits = WyomingConnectionLimits(maximumConnections: maxConnections)
+        if idleTimeout == "none" {
+            limits.idleTimeout = nil
+        } else if let seconds = Double(idleTimeout), seconds > 0, seconds.isFinite {
+            limits.idleTimeout = seconds
+        } else {
+            throw ValidationError("--idle-timeout must be a number of seconds above 0, or none, not \(idleTimeout)")
+        }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
+        return limits
     }
 
     func run() async throws {
@@ -78,7 +101,7 @@ struct Serve: AsyncParsableCommand {
             live.chooseWakeAdaptation(recognizer)
             let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord,
                                                 roomsWindow: roomsWindow)
-            let server = try await WyomingServer.bind(endpoint, serving: hark, logger: logger)
+            let server = try await WyomingServer.bind(endpoint, serving: hark, connections: try connectionLimits(), logger: logger)
             if !endpoint.isLocalOnly {
                 logger.warning("listening beyond this machine on \(server.endpoint): the Wyoming protocol has no authentication, so anyone who can reach the port can use Hark and its apps")
             }
