@@ -195,23 +195,13 @@ bench-real: release
 # 0 dB, with 5 s of the noisy room before every request and wake word, as a microphone in that
 # room hears it: requests are cut by the live loop's endpointer. Per SNR, Hark beside plain
 # pocketsphinx in the same run: commands carried out right, wrong actions, rejections, false
-# acceptances, wake words missed and false wakes per 10 hours (bench/noise-summary.py).
+# acceptances, wake words missed and false wakes per 10 hours (bench/run-bench-noise.sh;
+# reports in bench-out/noise-report). False wakes come from 5 minutes of speech per condition.
 # make bench-real and make bench-wake confirm a change on every recording.
-NOISE_CONDITIONS = clean snr20 snr10 snr05 snr00
 bench-noise: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/noise/wake ] || python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
-	@mkdir -p bench-out/noise-wake
-	@echo "requests and wake words, in parallel (logs: bench-out/noise-requests.log, bench-out/noise-wake/)"
-	@$(RELEASE_HARK) bench $(addprefix bench-out/noise/requests/,$(NOISE_CONDITIONS)) --apps bench-out/noise/apps \
-	    --baseline --json bench-out/noise-requests.json > bench-out/noise-requests.log 2>&1 & requests=$$!; \
-	for condition in $(NOISE_CONDITIONS); do \
-	    $(RELEASE_HARK) bench-wake --corpus bench-out/noise/wake/$$condition --phrases jarvis athena amelia hey-chatterbox \
-	        --jobs 1 --baseline --json bench-out/noise-wake/$$condition.json > bench-out/noise-wake/$$condition.log 2>&1 \
-	        || { echo "bench-wake failed on $$condition: see bench-out/noise-wake/$$condition.log"; kill $$requests; exit 1; }; \
-	done; \
-	wait $$requests || { echo "hark bench failed: see bench-out/noise-requests.log"; exit 1; }
-	python3 bench/noise-summary.py bench-out/noise-requests.json bench-out/noise-wake
+	bench/run-bench-noise.sh $(RELEASE_HARK) bench-out/noise bench-out/noise-report
 
 # hark serve under load: 8 reference Wyoming clients streaming real recordings at the pace of speech
 # and holding conversations for 2 minutes, then every kind of malformed input (bench/serve-load.py).
