@@ -20,13 +20,18 @@ public final class WyomingAssistant: Sendable {
     private let topLevel: WordGraph
 
     public static let languages = ["en"]
+    /// The longest text `synthesize` speaks (characters); longer is refused with an error event.
+    public let spokenTextLimit: Int
+    public static let standardSpokenTextLimit = 5_000
 
     /// `version`: Hark's own, named in `info`. `voice`: the voice the assistant speaks with.
     /// `wake`: the phrases `detect` listens for (the settings file's), nil to serve none.
     /// `roomsWindow`: how long (s) after a satellite claims a wake word other rooms may claim the same words.
+    /// `spokenTextLimit`: the longest text `synthesize` speaks.
     public init(_ assistant: Assistant, version: String, voice: VoiceSettings, wake: WakeWordConfiguration? = nil,
-                roomsWindow: Double = WakeArbiter.defaultWindow) async {
+                roomsWindow: Double = WakeArbiter.defaultWindow, spokenTextLimit: Int = WyomingAssistant.standardSpokenTextLimit) async {
         self.assistant = assistant
+        self.spokenTextLimit = spokenTextLimit
         self.wake = wake
         arbiter = WakeArbiter(window: roomsWindow)
         let catalog = await assistant.catalog

@@ -107,7 +107,12 @@ public final class WyomingServer: Sendable {
                 var session = WyomingSession(hark)
                 do {
                     for try await event in events {
-                        try await replies.write(contentsOf: try await session.respond(to: event))
+                        if event.type == WyomingEventType.synthesize {
+                            // Streamed: the first sentence plays while the rest is made.
+                            try await session.speak(try WyomingSession.text(event, "text")) { try await replies.write(contentsOf: $0) }
+                        } else {
+                            try await replies.write(contentsOf: try await session.respond(to: event))
+                        }
                     }
                 } catch let refused as WyomingError {
                     // A silent client is routine (an integration that went away); bad input is not.

@@ -185,27 +185,16 @@ struct WyomingSession {
         }
     }
 
+    /// `synthesize` as one list of events (a server streams them instead: `speak(_:emit:)`).
     private func synthesize(_ text: String) async throws(WyomingError) -> [WyomingEvent] {
-        var samples: [Int16] = []
-        var rate = 22_050
-        if !text.allSatisfy(\.isWhitespace) {
-            do {
-                let clip = try await hark.synthesize(text).mixedToMono()
-                samples = clip.int16Samples()
-                rate = clip.sampleRate
-            } catch {
-                throw WyomingError(.failed, "the text could not be spoken: \(error)")
-            }
+        var events: [WyomingEvent] = []
+        do {
+            try await speak(text) { events += $0 }
+        } catch let error as WyomingError {
+            throw error
+        } catch {
+            throw WyomingError(.failed, "the text could not be spoken: \(error)")
         }
-        let format = WyomingAudioFormat(rate: rate, width: 2, channels: 1)
-        var events = [WyomingEvent(WyomingEventType.audioStart, data: format.eventData.merging(["timestamp": 0]) { $1 })]
-        for start in stride(from: 0, to: samples.count, by: Self.samplesPerChunk) {
-            let chunk = samples[start..<min(start + Self.samplesPerChunk, samples.count)]
-            let timestamp = JSONValue.integer(start * 1000 / rate)
-            events.append(WyomingEvent(WyomingEventType.audioChunk, data: format.eventData.merging(["timestamp": timestamp]) { $1 },
-                                       payload: WyomingAudioFormat.payload(chunk)))
-        }
-        events.append(WyomingEvent(WyomingEventType.audioStop, data: ["timestamp": .integer(samples.count * 1000 / rate)]))
         return events
     }
 
@@ -312,7 +301,7 @@ struct WyomingSession {
         }
     }
 
-    private static func text(_ event: WyomingEvent, _ key: String) throws(WyomingError) -> String {
+    static func text(_ event: WyomingEvent, _ key: String) throws(WyomingError) -> String {
         guard let text = event.string(key) else {
             throw WyomingError(.badData, "\(event.type) needs \"\(key)\" as a string")
         }

@@ -45,6 +45,10 @@ struct Serve: AsyncParsableCommand {
                                valueName: "n"))
     var maxConnections = WyomingConnectionLimits.standardMaximumConnections
 
+    @Option(help: ArgumentHelp("The longest text a synthesize event may ask Hark to speak, in characters; longer is refused with an error event.",
+                               valueName: "n"))
+    var maxText = WyomingAssistant.standardSpokenTextLimit
+
     @OptionGroup var apps: AppsOptions
     @OptionGroup var voice: VoiceOptions
     @OptionGroup var recognizer: RecognizerOptions
@@ -84,6 +88,7 @@ struct Serve: AsyncParsableCommand {
         } else {
             throw ValidationError("--idle-timeout must be a number of seconds above 0, or none, not \(idleTimeout)")
         }
+        guard maxText >= 1 else { throw ValidationError("--max-text must be at least 1, not \(maxText)") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
         return limits
     }
@@ -100,7 +105,7 @@ struct Serve: AsyncParsableCommand {
             try live.readWakeOtherWords(models: HarkPaths.modelsDirectory())
             live.chooseWakeAdaptation(recognizer)
             let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord,
-                                                roomsWindow: roomsWindow)
+                                                roomsWindow: roomsWindow, spokenTextLimit: maxText)
             let server = try await WyomingServer.bind(endpoint, serving: hark, connections: try connectionLimits(), logger: logger)
             if !endpoint.isLocalOnly {
                 logger.warning("listening beyond this machine on \(server.endpoint): the Wyoming protocol has no authentication, so anyone who can reach the port can use Hark and its apps")
