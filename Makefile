@@ -196,7 +196,7 @@ bench-real: release
 # room hears it: requests are cut by the live loop's endpointer. Per SNR, Hark beside plain
 # pocketsphinx in the same run: commands carried out right, wrong actions, rejections, false
 # acceptances, wake words missed and false wakes per 10 hours (bench/run-bench-noise.sh;
-# reports in bench-out/noise-report). False wakes come from 5 minutes of speech per condition.
+# reports in bench-out/noise-report). False wakes come from 3 minutes of speech per condition.
 # make bench-real and make bench-wake confirm a change on every recording.
 bench-noise: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy

@@ -21,7 +21,7 @@ taken in turn, so each condition holds every noise about equally.
   wake/CONDITION/positives/PHRASE/CONDITION/test-ID.wav
       a share of every phrase's test recordings, with LEAD seconds of the room before and 1 s after.
   wake/CONDITION/negatives/test-speech-NNN.wav
-      M minutes (default 5) of test speech that is not a wake phrase, one utterance after
+      M minutes (default 3) of test speech that is not a wake phrase, one utterance after
       another over the condition's noise, as make-wake-corpus.py writes its negatives.
 
 The same files come out on every run. Needs python3 with numpy, and sox.
@@ -126,7 +126,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpora")
     parser.add_argument("out")
-    parser.add_argument("--negative-minutes", type=float, default=5)
+    parser.add_argument("--negative-minutes", type=float, default=3)
     args = parser.parse_args()
     for needed in ["home-en", "digits-fsdd", "read-ljspeech", "wake-mycroft", "wake-jarvis", "noise-household"]:
         if not os.path.isdir(os.path.join(args.corpora, needed)):
