@@ -13,7 +13,8 @@ public actor SpeechService {
         synthesizer = try SpeechSynthesizer(settings: settings, lexicon: lexicon)
     }
 
-    public func speak(_ text: String) throws(VoiceError) -> AudioClip {
-        try synthesizer.synthesize(text)
+    /// `voice`: another espeak-ng voice or language than the settings', for this text only.
+    public func speak(_ text: String, voice: String? = nil) throws(VoiceError) -> AudioClip {
+        try synthesizer.synthesize(text, voice: voice)
     }
 }

@@ -45,9 +45,10 @@ public final class WyomingAssistant: Sendable {
         heard.recognition.isRejected ? "" : heard.recognition.text
     }
 
-    /// Hark's voice saying `text`, with names said as Hark hears them.
-    public func synthesize(_ text: String) async throws(VoiceError) -> AudioClip {
-        try await assistant.speech.speak(text)
+    /// Hark's voice (or `voice`, an espeak-ng voice or language) saying `text`, with names said
+    /// as Hark hears them.
+    public func synthesize(_ text: String, voice: String? = nil) async throws(VoiceError) -> AudioClip {
+        try await assistant.speech.speak(text, voice: voice)
     }
 
     /// The intent typed text asks for at the start of a request, nil when no app's phrase says it.

@@ -109,7 +109,9 @@ public final class WyomingServer: Sendable {
                     for try await event in events {
                         if event.type == WyomingEventType.synthesize {
                             // Streamed: the first sentence plays while the rest is made.
-                            try await session.speak(try WyomingSession.text(event, "text")) { try await replies.write(contentsOf: $0) }
+                            try await session.speak(try WyomingSession.text(event, "text"), voice: try WyomingSession.voiceName(event)) {
+                                try await replies.write(contentsOf: $0)
+                            }
                         } else {
                             try await replies.write(contentsOf: try await session.respond(to: event))
                         }

@@ -111,7 +111,7 @@ struct WyomingSession {
             // A satellite heard its wake word (`hark listen --hub`): which room answers?
             return [try await arbitrate(event)]
         case WyomingEventType.synthesize:
-            return try await synthesize(try Self.text(event, "text"))
+            return try await synthesize(try Self.text(event, "text"), voice: try Self.voiceName(event))
         case WyomingEventType.recognize:
             return recognize(try Self.text(event, "text"))
         case WyomingEventType.handle:
@@ -186,10 +186,10 @@ struct WyomingSession {
     }
 
     /// `synthesize` as one list of events (a server streams them instead: `speak(_:emit:)`).
-    private func synthesize(_ text: String) async throws(WyomingError) -> [WyomingEvent] {
+    private func synthesize(_ text: String, voice: String?) async throws(WyomingError) -> [WyomingEvent] {
         var events: [WyomingEvent] = []
         do {
-            try await speak(text) { events += $0 }
+            try await speak(text, voice: voice) { events += $0 }
         } catch let error as WyomingError {
             throw error
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import HarkAudio
+import HarkVoice
 import HarkWyoming
 
 /// Text cut into the pieces Hark speaks one at a time, so a long reply starts playing after
@@ -46,20 +47,42 @@ enum SpokenPieces {
 }
 
 extension WyomingSession {
+    /// The voice a `synthesize` event asks for (`voice.name`), nil for Hark's own.
+    static func voiceName(_ event: WyomingEvent) throws(WyomingError) -> String? {
+        guard let voice = event.data["voice"], voice != .null else { return nil }
+        guard case .object(let fields) = voice else {
+            throw WyomingError(.badData, "synthesize: \"voice\" must be an object with a \"name\"")
+        }
+        guard let name = fields["name"], name != .null else { return nil }
+        guard case .string(let text) = name, !text.isEmpty else {
+            throw WyomingError(.badData, "synthesize: \"voice\".\"name\" must be a voice's name")
+        }
+        return text
+    }
+
     /// `synthesize`: the text spoken piece by piece (`SpokenPieces`), each piece's audio handed
     /// to `emit` as soon as it is made: audio-start with the first, audio-stop after the last.
     /// Text over the server's limit is refused before anything is spoken.
-    func speak(_ text: String, emit: ([WyomingEvent]) async throws -> Void) async throws {
+    /// `voice`: the event's `voice.name`, an espeak-ng voice or language (`hark say --list-voices`);
+    /// one espeak-ng does not have is refused before anything is spoken.
+    func speak(_ text: String, voice: String? = nil, emit: ([WyomingEvent]) async throws -> Void) async throws {
         let limit = hark.spokenTextLimit
         guard text.count <= limit else {
             throw WyomingError(.badData, "synthesize: the text is \(text.count) characters, over the limit of \(limit) (hark serve --max-text)")
+        }
+        if let voice {
+            do {
+                try SpeechSynthesizer.check(voice: voice)
+            } catch {
+                throw WyomingError(.badData, "synthesize: there is no voice \"\(voice)\" (hark say --list-voices lists them)")
+            }
         }
         var rate = 22_050, spoken = 0
         var started = false
         for piece in SpokenPieces.split(text) {
             let samples: [Int16]
             do {
-                let clip = try await hark.synthesize(piece).mixedToMono()
+                let clip = try await hark.synthesize(piece, voice: voice).mixedToMono()
                 samples = clip.int16Samples()
                 rate = clip.sampleRate
             } catch {

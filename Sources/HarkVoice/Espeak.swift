@@ -48,22 +48,31 @@ enum Espeak {
 
     /// Every language some installed voice speaks ("en-gb", "en-us", …), lower-cased.
     static func languagesSpoken() -> Set<String> {
-        var spoken = Set<String>()
-        guard let voices = espeak_ListVoices(nil) else { return spoken }
+        Set(installedVoices().flatMap(\.languages).map { $0.lowercased() })
+    }
+
+    /// The installed voices, in espeak-ng's order.
+    static func installedVoices() -> [InstalledVoice] {
+        var found: [InstalledVoice] = []
+        guard let voices = espeak_ListVoices(nil) else { return found }
         var index = 0
         while let voice = voices[index] {
+            var languages: [String] = []
             // Pairs of a priority byte and a NUL-terminated language, ended by a zero byte.
             if var cursor = voice.pointee.languages.map(UnsafeRawPointer.init) {
                 while cursor.load(as: UInt8.self) != 0 {
                     cursor += 1
                     let language = String(cString: cursor.assumingMemoryBound(to: CChar.self))
-                    spoken.insert(language.lowercased())
+                    languages.append(language)
                     cursor += language.utf8.count + 1
                 }
             }
+            found.append(InstalledVoice(name: voice.pointee.name.map { String(cString: $0) } ?? "",
+                                        file: voice.pointee.identifier.map { String(cString: $0) } ?? "",
+                                        languages: languages))
             index += 1
         }
-        return spoken
+        return found
     }
 
     static func setParameter(_ parameter: espeak_PARAMETER, _ value: Int32, name: String) throws(VoiceError) {

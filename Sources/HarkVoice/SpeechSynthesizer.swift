@@ -40,17 +40,40 @@ public struct SpeechSynthesizer: Sendable {
 
     /// The spoken text as mono audio at espeak-ng's own rate (22.05 kHz). Prices, times and
     /// the like are first spelt out as words (`SpeechText`), so every reply is heard as meant.
-    public func synthesize(_ text: String) throws(VoiceError) -> AudioClip {
+    /// `voice`: another espeak-ng voice or language for this text than the settings'.
+    public func synthesize(_ text: String, voice: String? = nil) throws(VoiceError) -> AudioClip {
         let settings = settings
         let spoken = SpeechText.normalised(text)
         let markedUp = lexicon.markedUp(spoken)
         return try Espeak.withEngine { () throws(VoiceError) -> AudioClip in
-            try Espeak.setVoice(settings.voice)
+            try Espeak.setVoice(voice ?? settings.voice)
             try Espeak.setRate(settings.rate)
             try Espeak.setPitch(settings.pitch)
             let samples = try Espeak.synthesize(markedUp ?? spoken, inlinePhonemes: markedUp != nil)
             return AudioClip(int16: samples, sampleRate: Espeak.outputRate, channels: 1)
         }
+    }
+}
+
+/// A voice espeak-ng has installed.
+public struct InstalledVoice: Sendable, Equatable {
+    /// Its name ("English (America)") and file ("gmw/en-US"), and the languages it speaks, most
+    /// fitting first ("en-us", "en").
+    public var name: String
+    public var file: String
+    public var languages: [String]
+}
+
+extension SpeechSynthesizer {
+    /// espeak-ng's installed voices.
+    public static func installedVoices() throws(VoiceError) -> [InstalledVoice] {
+        try Espeak.withEngine { () throws(VoiceError) -> [InstalledVoice] in Espeak.installedVoices() }
+    }
+
+    /// Throws `unknownVoice` unless espeak-ng can speak with `voice` (a voice or a language);
+    /// leaves the engine's voice as it was for the next synthesis, which sets its own.
+    public static func check(voice: String) throws(VoiceError) {
+        try Espeak.withEngine { () throws(VoiceError) in try Espeak.setVoice(voice) }
     }
 }
 

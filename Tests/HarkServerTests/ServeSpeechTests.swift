@@ -39,4 +39,35 @@ import Testing
         #expect(results[2]["types"] as? [String] == ["audio-start", "audio-stop"])
         #expect((results[2]["seconds"] as? Double).map { $0 > 0.2 && $0 < 3 } == true)
     }
+
+    /// A synthesize event's voice (a name or a language espeak-ng has) is the voice heard; one it
+    /// does not have is refused with an error event, not spoken in Hark's own.
+    @Test func theEventsVoiceIsSpokenAndAnUnknownOneRefused() async throws {
+        let (server, port, _) = try ServeCommandTests.startServe()
+        defer { if server.isRunning { server.terminate() } }
+        let text = "The garage light is on."
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        client.arguments = ["python3", "Tests/Wyoming/speak.py", "--port", String(port),
+                            text, "en-us::" + text, "en-gb::" + text, "en-us+f3::" + text, "no-such-voice::" + text]
+        client.currentDirectoryURL = Fixtures.root
+        let (printed, complaints) = try ServeCommandTests.runToEnd(client)
+        try #require(client.terminationStatus == 0, "the wyoming client failed (make test installs it): \(complaints)")
+        let results = try #require(try JSONSerialization.jsonObject(with: printed) as? [[String: Any]])
+        try #require(results.count == 5)
+        for result in results.prefix(4) {
+            #expect(result["types"] as? [String] == ["audio-start", "audio-stop"])
+        }
+        // espeak-ng's audio is not the same to the sample from one call to the next, but a voice's
+        // length is (within 2 ms here): Hark's own voice is en-us; British English and a female
+        // variant say the sentence at other lengths (22 ms shorter and 110 ms longer here).
+        let lengths = results.prefix(4).map { $0["seconds"] as? Double ?? 0 }
+        #expect(abs(lengths[0] - lengths[1]) < 0.005, "\(lengths)")
+        #expect(abs(lengths[2] - lengths[1]) > 0.01, "\(lengths)")
+        #expect(abs(lengths[3] - lengths[1]) > 0.05, "\(lengths)")
+        #expect(results[4]["types"] as? [String] == ["error"])
+        let error = try #require(results[4]["error"] as? [String: Any])
+        #expect(error["code"] as? String == "bad-data")
+        #expect((error["text"] as? String)?.contains("no voice \"no-such-voice\"") == true)
+    }
 }

@@ -3,9 +3,10 @@
 package, as Home Assistant uses it), one connection each. Prints one JSON object per text, in
 order: the events' types in order (audio chunks counted, not listed), when audio-start, the
 first chunk and audio-stop came (seconds after the request), the audio's length in seconds,
-and the error event's data if one came.
+and the error event's data if one came. A text written VOICE::TEXT asks for that voice
+(the event's voice.name).
 
-    python3 Tests/Wyoming/speak.py --port 10300 TEXT [TEXT ...]
+    python3 Tests/Wyoming/speak.py --port 10300 TEXT [VOICE::TEXT ...]
 """
 import argparse
 import asyncio
@@ -14,14 +15,18 @@ import time
 
 from wyoming.audio import AudioChunk
 from wyoming.client import AsyncTcpClient
-from wyoming.tts import Synthesize
+from wyoming.tts import Synthesize, SynthesizeVoice
 
 
 async def speak(port, text):
+    voice = None
+    if "::" in text:
+        name, text = text.split("::", 1)
+        voice = SynthesizeVoice(name=name)
     client = AsyncTcpClient("127.0.0.1", port)
     await client.connect()
     asked = time.monotonic()
-    await client.write_event(Synthesize(text=text).event())
+    await client.write_event(Synthesize(text=text, voice=voice).event())
     result = {"types": [], "chunks": 0, "seconds": 0.0}
     while True:
         event = await asyncio.wait_for(client.read_event(), timeout=120)
