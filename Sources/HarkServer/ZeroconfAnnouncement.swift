@@ -7,11 +7,37 @@ public import Logging
 /// Avahi's own `avahi-publish -s NAME _wyoming._tcp PORT` (Debian's avahi-utils) keeps the
 /// announcement up while it runs and withdraws it when stopped, so Hark runs it beside the server
 /// and stops it on the way out, rather than taking on D-Bus and Avahi's C client itself.
+///
+/// It must not outlive Hark: an announcer left behind by a crash or SIGKILL would keep telling
+/// Home Assistant about a server that is gone. So it runs under a small shell that holds the
+/// read end of a pipe only Hark writes to: when Hark ends, however it ends, the kernel closes
+/// the write end, the shell reads end-of-file and stops the announcer. (A parent-death signal
+/// would not do: it fires when the thread that started the child exits, and Swift's threads come
+/// and go.)
 public final class ZeroconfAnnouncement {
     public static let serviceType = "_wyoming._tcp"
     public let name: String
     public let port: Int
     private let process: Process
+    /// The write end of the pipe the announcer's shell waits on; closed, it stops the announcer.
+    private let lifeline: FileHandle
+
+    /// Runs the announcer (`$@`) until it ends or standard input reaches its end, then stops it:
+    /// SIGTERM, and SIGKILL a second later (a child keeps the signal mask of the thread that
+    /// started it, and the server's threads block SIGTERM). Background jobs read /dev/null
+    /// unless told otherwise, hence the copy of standard input on descriptor 3.
+    static let tiedToHark = """
+        exec 3<&0
+        "$@" </dev/null 3<&- &
+        announcer=$!
+        { read -r _ <&3; kill -TERM "$announcer"; sleep 1; kill -KILL "$announcer"; } 2>/dev/null &
+        watcher=$!
+        exec 3<&-
+        wait "$announcer"
+        status=$?
+        kill "$watcher" 2>/dev/null
+        exit $status
+        """
 
     /// Starts announcing. Throws when `avahi-publish` cannot be found or started; what Avahi says
     /// afterwards (established, or a daemon that is not running) goes to `logger`.
@@ -22,12 +48,13 @@ public final class ZeroconfAnnouncement {
         self.name = name
         self.port = port
         let process = Process()
-        process.executableURL = executable
-        process.arguments = ["-s", name, Self.serviceType, String(port)]
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", Self.tiedToHark, "hark-zeroconf", executable.path, "-s", name, Self.serviceType, String(port)]
         let said = Pipe()
         process.standardError = said
         process.standardOutput = said
-        process.standardInput = FileHandle.nullDevice
+        let lifeline = Pipe()
+        process.standardInput = lifeline
         // Avahi reports on stderr: "Established under name …" once the name is announced, or why not.
         let reader = said.fileHandleForReading
         process.terminationHandler = { ended in
@@ -39,6 +66,9 @@ public final class ZeroconfAnnouncement {
             throw ServerError(.zeroconf, "zeroconf: could not start \(executable.path): \(error)")
         }
         self.process = process
+        self.lifeline = lifeline.fileHandleForWriting
+        // The shell's end is its own now; a copy left open here would keep the pipe from closing.
+        try? lifeline.fileHandleForReading.close()
         DispatchQueue(label: "hark.zeroconf").async {
             while let line = Self.readLine(reader) {
                 if line.hasPrefix("Established") {
@@ -50,16 +80,15 @@ public final class ZeroconfAnnouncement {
         }
     }
 
-    /// Withdraws the announcement: SIGTERM, and SIGKILL if avahi-publish is still there a second
-    /// later. It may well be: a child keeps the signal mask of the thread that started it, and
-    /// the server's threads block SIGTERM (seen here: avahi-publish ignored it until killed).
-    /// Avahi withdraws a client's announcements when the client goes away, either way (checked
-    /// with avahi-browse).
+    /// Withdraws the announcement by closing the announcer's lifeline (see `tiedToHark`). Avahi
+    /// withdraws a client's announcements when the client goes away, whether it was asked to end
+    /// or killed (checked with avahi-browse).
     public func stop() {
         process.terminationHandler = nil
+        try? lifeline.close()
         guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(1)
+        // The shell stops the announcer within a second of the pipe closing; this is the backstop.
+        let deadline = Date().addingTimeInterval(3)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

@@ -127,6 +127,11 @@ struct Serve: AsyncParsableCommand {
             // address by hand, so a failure to announce is reported and serving goes on.
             var announcement: ZeroconfAnnouncement?
             if zeroconf, case .tcp(_, let port) = server.endpoint {
+                // Avahi announces the machine's network address, where a loopback-bound server
+                // does not answer: Home Assistant would find Hark and fail to connect.
+                if endpoint.isLocalOnly {
+                    logger.warning("zeroconf: \(server.endpoint) answers this machine only, but is announced to the network: Home Assistant will find Hark and fail to connect; serve on tcp://0.0.0.0:\(port) (or this machine's network address) to be reached")
+                }
                 do {
                     announcement = try ZeroconfAnnouncement(name: zeroconfName ?? ZeroconfAnnouncement.defaultName(), port: port, logger: logger)
                 } catch {

@@ -167,17 +167,7 @@ import Testing
     /// A stand-in avahi-publish on PATH records how it was called and when it was stopped, and
     /// answers as Avahi does once the name is up.
     @Test func zeroconfAnnouncesThePortThroughAvahiAndWithdrawsIt() async throws {
-        let folder = try temporaryDirectory()
-        let log = folder.appendingPathComponent("avahi.log")
-        let script = folder.appendingPathComponent("avahi-publish")
-        try Data("""
-            #!/bin/sh
-            printf '%s\\n' "$@" > '\(log.path)'
-            trap 'echo withdrawn >> "\(log.path)"; exit 0' TERM
-            echo "Established under name '$2'" >&2
-            while :; do sleep 0.05; done
-            """.utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let (folder, log) = try Self.standInAvahiPublish()
         let errors = Pipe()
         let path = folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let (server, port, _) = try Self.startServe(["--zeroconf", "--zeroconf-name", "Hark test"], environment: ["PATH": path], errors: errors)
@@ -187,13 +177,57 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             called = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         }
-        #expect(called == ["-s", "Hark test", "_wyoming._tcp", String(port)])
+        #expect(called.prefix(4) == ["-s", "Hark test", "_wyoming._tcp", String(port)])
         server.terminate()
         server.waitUntilExit()
         let said = String(decoding: try readToEnd(errors.fileHandleForReading), as: UTF8.self)
         #expect(said.contains("zeroconf: announced as \"Hark test\" (_wyoming._tcp, port \(port))"), "\(said)")
+        // Bound to loopback (as tests are), the announcement is one nobody else can use: said so.
+        #expect(said.contains("answers this machine only, but is announced to the network"), "\(said)")
         let lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         #expect(lines.last == "withdrawn", "avahi-publish was not stopped: \(lines)")
+    }
+
+    /// A Hark killed outright (SIGKILL: no chance to stop anything) takes its announcer with it,
+    /// so Home Assistant is not told of a server that is gone.
+    @Test func theAnnouncerDiesWithAKilledHark() async throws {
+        let (folder, log) = try Self.standInAvahiPublish()
+        let path = folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let (server, _, _) = try Self.startServe(["--zeroconf"], environment: ["PATH": path], errors: Pipe())
+        defer { if server.isRunning { server.terminate() } }
+        var lines: [String] = []
+        for _ in 0..<100 where !lines.contains(where: { $0.hasPrefix("pid ") }) {
+            try await Task.sleep(for: .milliseconds(50))
+            lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        }
+        let announcer = try #require(lines.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) })
+        #expect(kill(announcer, 0) == 0, "the stand-in avahi-publish is not running")
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        for _ in 0..<100 where !lines.contains("withdrawn") {
+            try await Task.sleep(for: .milliseconds(50))
+            lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        }
+        #expect(lines.last == "withdrawn", "avahi-publish outlived Hark: \(lines)")
+    }
+
+    /// A stand-in for Avahi's avahi-publish, in a folder of its own to put first on PATH: it writes
+    /// its arguments and then its pid to the log, answers as Avahi does once the name is up, and
+    /// writes "withdrawn" when stopped with SIGTERM.
+    static func standInAvahiPublish() throws -> (folder: URL, log: URL) {
+        let folder = try temporaryDirectory()
+        let log = folder.appendingPathComponent("avahi.log")
+        let script = folder.appendingPathComponent("avahi-publish")
+        try Data("""
+            #!/bin/sh
+            printf '%s\\n' "$@" > '\(log.path)'
+            echo "pid $$" >> '\(log.path)'
+            trap 'echo withdrawn >> "\(log.path)"; exit 0' TERM
+            echo "Established under name '$2'" >&2
+            while :; do sleep 0.05; done
+            """.utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (folder, log)
     }
 
     /// Without avahi-publish the service is not announced, the log says what to install, and
