@@ -49,13 +49,22 @@ public struct RhasspyImporter {
         self.missingList = missingList
     }
 
-    /// Reads a slots folder: each file is a list, one value (a template) a line.
-    public static func readSlots(in folder: URL) throws -> [String: [String]] {
+    /// Reads a slots folder: each file is a list, one value (a template) a line. A file in a
+    /// folder within it is named with its path, as sentences name it (`$home/colors`), so two
+    /// files of one name in different folders stay two lists.
+    public static func readSlots(in folder: URL, prefix: String = "") throws -> [String: [String]] {
         var slots: [String: [String]] = [:]
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         for name in names where !name.hasPrefix(".") {
-            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            slots[name] = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let url = folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            if isFolder.boolValue {
+                slots.merge(try readSlots(in: url, prefix: prefix + name + "/")) { first, _ in first }
+                continue
+            }
+            let text = try String(contentsOf: url, encoding: .utf8)
+            slots[prefix + name] = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         }
         return slots
@@ -75,6 +84,10 @@ public struct RhasspyImporter {
                 let phrase = writer.phrase(sentence.expression)
                 for message in writer.notes { note(sentence.line, message) }
                 guard writer.isUsable else { continue }
+                if let clash = Self.clash(of: writer.parameters, with: intent) {
+                    note(sentence.line, "\(clash); the sentence is left out")
+                    continue
+                }
                 if let wildcard = writer.freeTextParameters.first {
                     if let problem = Self.freeTextProblem(in: phrase, parameter: wildcard) {
                         note(sentence.line, "{\(wildcard)} is a wildcard (any words): \(problem); the sentence is left out")
@@ -101,6 +114,21 @@ public struct RhasspyImporter {
         }
         app.assignTypes()
         return Result(app: app, report: report)
+    }
+
+    /// Where a sentence's slot gives words a value other than the one an earlier sentence of
+    /// the intent gave them (two lists tagged with one name): a parameter has one value for
+    /// each way it is said, so merging them would change what one of the sentences means.
+    static func clash(of parameters: [(String, [ImportedApp.Value])], with intent: ImportedApp.Intent) -> String? {
+        for (name, values) in parameters {
+            guard let earlier = intent.parameters.first(where: { $0.name == name }) else { continue }
+            for value in values {
+                if let other = earlier.values.first(where: { $0.spoken == value.spoken && $0.id != value.id }) {
+                    return "{\(name)}: \"\(value.spoken)\" stands for \"\(value.id)\" here but \"\(other.id)\" in an earlier sentence of \(intent.title)"
+                }
+            }
+        }
+        return nil
     }
 
     /// Why Hark cannot hold `phrase` with its free text, if it cannot (see `ManifestReader`).
@@ -190,7 +218,7 @@ struct PhraseWriter {
             guard let lines = slotLines(name) else { return "" }
             return "(" + lines.map { write($0) }.joined(separator: " | ") + ")"
         case .numberRange(let low, let high, let step):
-            let words = stride(from: low, through: high, by: step).compactMap { NumberWords.spoken($0) }
+            let words = numbers(low, high, step: step).map(\.said)
             guard words.count <= RhasspyImporter.maximumValues else {
                 refuse("the range \(low)..\(high) has more than \(RhasspyImporter.maximumValues) numbers; the sentence is left out")
                 return ""
@@ -214,6 +242,25 @@ struct PhraseWriter {
             }
             return "<\(name)>"
         }
+    }
+
+    /// The numbers of a range with the words they are said with, as Rhasspy says them: "minus
+    /// five" for -5. Numbers past what Hark can say are left out with a note.
+    private mutating func numbers(_ low: Int, _ high: Int, step: Int) -> [(number: Int, said: String)] {
+        var result: [(number: Int, said: String)] = []
+        var unsaid: [Int] = []
+        for number in stride(from: low, through: high, by: step) {
+            let size = number.magnitude
+            if size <= UInt(NumberWords.largestSpoken), let words = NumberWords.spoken(Int(size)) {
+                result.append((number, number < 0 ? "minus " + words : words))
+            } else {
+                unsaid.append(number)
+            }
+        }
+        if let first = unsaid.first {
+            notes.append("\(unsaid.count == 1 ? "\(first)" : "\(unsaid.count) numbers of \(low)..\(high) from \(first)") cannot be said as words; left out")
+        }
+        return result
     }
 
     /// A word as a Hark phrase can hold it: lower case, letters, digits, apostrophes, hyphens
@@ -293,18 +340,27 @@ struct PhraseWriter {
             case .slotList(let name):
                 return (slotLines(name) ?? []).flatMap { walk($0) }
             case .numberRange(let low, let high, let step):
-                return stride(from: low, through: high, by: step).compactMap { number in
-                    NumberWords.spoken(number).map { (Grammar.words(of: $0), [String(number)]) }
-                }
+                return numbers(low, high, step: step).map { (Grammar.words(of: $0.said), [String($0.number)]) }
             case .tagged(let inner, let name, _):
                 notes.append("{\(name)} inside another tagged part is not a parameter of its own: its words are kept in the outer value")
                 return walk(inner)
             }
         }
         join(walk(expression), into: &ways)
-        var seen = Set<[String]>()
-        let values = ways.filter { !$0.spoken.isEmpty && seen.insert($0.spoken).inserted }
-            .map { ImportedApp.Value(spoken: $0.spoken.joined(separator: " "), id: $0.value.joined(separator: " ")) }
+        // A parameter has one value for each way it is said: a second value for the same words
+        // ("red:ff0000" and "red:crimson" in one list) cannot be carried over, and is said so.
+        var seen: [[String]: [String]] = [:]
+        var values: [ImportedApp.Value] = []
+        for way in ways where !way.spoken.isEmpty {
+            if let first = seen[way.spoken] {
+                if first != way.value {
+                    notes.append("\"\(way.spoken.joined(separator: " "))\" stands for both \"\(first.joined(separator: " "))\" and \"\(way.value.joined(separator: " "))\"; only the first is kept")
+                }
+                continue
+            }
+            seen[way.spoken] = way.value
+            values.append(ImportedApp.Value(spoken: way.spoken.joined(separator: " "), id: way.value.joined(separator: " ")))
+        }
         if values.count > RhasspyImporter.maximumValues {
             notes.append("a tagged part can be said \(values.count) ways; the first \(RhasspyImporter.maximumValues) are kept")
             return Array(values.prefix(RhasspyImporter.maximumValues))

@@ -110,4 +110,67 @@ import Testing
         #expect(app.intents[0].parameters.map(\.name) == ["state", "name"])
         #expect(app.intents[1].phrases.map(\.description) == ["what time is it"])
     }
+
+    /// A negative range is said as Rhasspy says it ("minus five"), with its value, never cut to
+    /// the numbers from zero.
+    @Test func negativeRangesAreCarriedExactly() throws {
+        let result = Self.importApp("""
+            [SetTemperature]
+            set the temperature to (-3..2){degrees}
+            lower it by (-2..-1,1) steps
+            """)
+        #expect(result.report.isEmpty, "\(result.report)")
+        #expect(Self.values(result, "SetTemperature", "degrees")
+                == ["minus three=-3", "minus two=-2", "minus one=-1", "zero=0", "one=1", "two=2"])
+        #expect(result.app.intents[0].phrases[1] == "lower it by (minus two | minus one) steps")
+        let app = try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "test_home")
+        #expect(app.intents[0].phrases.count == 2)
+        // Numbers Hark cannot say are left out with a note, not in silence.
+        let huge = Self.importApp("[Count]\ncount to (999999999999..1000000000001){n}\n")
+        #expect(Self.values(huge, "DoCount", "n") == ["nine hundred ninety nine billion nine hundred ninety nine million nine hundred ninety nine thousand nine hundred ninety nine=999999999999"])
+        #expect(huge.report.contains("sentences.ini:2: 2 numbers of 999999999999..1000000000001 from 1000000000000 cannot be said as words; left out"),
+                "\(huge.report)")
+    }
+
+    /// Two lists tagged with one name in one intent that give the same words different values
+    /// cannot be one parameter: the later sentence is left out, said so, rather than merged.
+    /// Lists that agree are merged, each phrase keeping to its own values.
+    @Test func listsOfOneNameAreCarriedExactlyOrRefused() {
+        let result = Self.importApp("""
+            [SetColor]
+            paint the wall ($wall){color}
+            paint the door ($door){color}
+            light the lamp ($lamp){color}
+            """, slots: ["wall": ["red:ff0000", "white"], "door": ["red:crimson", "black"], "lamp": ["white", "blue"]])
+        #expect(result.report == ["sentences.ini:3: {color}: \"red\" stands for \"crimson\" here but \"ff0000\" in an earlier sentence of SetColor; the sentence is left out"],
+                "\(result.report)")
+        #expect(result.app.intents[0].phrases == ["paint the wall <color>", "light the lamp <color>"])
+        #expect(Self.values(result, "SetColor", "color") == ["red=ff0000", "white", "blue"])
+        #expect(result.app.intents[0].only[1]?["color"] == ["white", "blue"])
+        // One list that says the same words with two values keeps the first and says so.
+        let twice = Self.importApp("[SetColor]\npaint it ($c){color}\n", slots: ["c": ["red:1", "red:2", "blue"]])
+        #expect(twice.report == ["sentences.ini:2: \"red\" stands for both \"1\" and \"2\"; only the first is kept"], "\(twice.report)")
+        #expect(Self.values(twice, "SetColor", "color") == ["red=1", "blue"])
+    }
+
+    /// A slots folder with folders in it: each file is named by its path, as sentences name it
+    /// ($home/colors), so files of one name in two folders are two lists.
+    @Test func slotFilesInFoldersKeepTheirPaths() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hark-slots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try Data("red\ngreen\n".utf8).write(to: folder.appendingPathComponent("colors"))
+        try Data("# the hall's\npurple\n".utf8).write(to: folder.appendingPathComponent("home/colors"))
+        let slots = try RhasspyImporter.readSlots(in: folder)
+        #expect(slots == ["colors": ["red", "green"], "home/colors": ["purple"]])
+        let result = Self.importApp("""
+            [SetLight]
+            make the light ($colors){color}
+            [SetHall]
+            make the hall ($home/colors){color}
+            """, slots: slots)
+        #expect(result.report.isEmpty, "\(result.report)")
+        #expect(Self.values(result, "SetLight", "color") == ["red", "green"])
+        #expect(Self.values(result, "SetHall", "color") == ["purple"])
+    }
 }
