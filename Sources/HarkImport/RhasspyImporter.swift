@@ -84,6 +84,14 @@ public struct RhasspyImporter {
                 let phrase = writer.phrase(sentence.expression)
                 for message in writer.notes { note(sentence.line, message) }
                 guard writer.isUsable else { continue }
+                let (phrases, ownCommands) = Self.leavingOutOwnCommands(phrase)
+                if !ownCommands.isEmpty {
+                    let said = ownCommands.map { "\"\($0)\"" }.joined(separator: ", ")
+                    note(sentence.line, phrases.isEmpty
+                         ? "\(said) is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence is left out"
+                         : "\(said) is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence's other ways are kept")
+                }
+                if phrases.isEmpty { continue }
                 if let clash = Self.clash(of: writer.parameters, with: intent) {
                     note(sentence.line, "\(clash); the sentence is left out")
                     continue
@@ -102,8 +110,10 @@ public struct RhasspyImporter {
                 for (parameter, value) in sentence.presets.sorted(by: { $0.key < $1.key }) {
                     intent.add(parameter: parameter, values: [ImportedApp.Value(spoken: value, id: value)])
                 }
-                intent.addPhrase(phrase, presets: sentence.presets,
-                                 values: Dictionary(writer.parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
+                for kept in phrases {
+                    intent.addPhrase(kept, presets: sentence.presets,
+                                     values: Dictionary(writer.parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
+                }
             }
             if intent.phrases.isEmpty {
                 note(section.line, "intent \(section.intent) has no sentence that could be carried over, left out")
@@ -114,6 +124,28 @@ public struct RhasspyImporter {
         }
         app.assignTypes()
         return Result(app: app, report: report)
+    }
+
+    /// Most ways of saying a phrase that is written out one way a phrase when some of its ways
+    /// are Hark's own commands.
+    static let mostWaysWrittenOut = 100
+
+    /// `phrase` without the ways of saying it that are Hark's own commands ("never mind" is
+    /// Hark's cancel, "what can i say" its help), which an app may not claim: the phrase itself
+    /// when none are, else its other ways one phrase each. Also the commands left out.
+    static func leavingOutOwnCommands(_ phrase: String) -> (phrases: [String], ownCommands: [String]) {
+        guard let template = try? PhraseTemplate(phrase), let sentences = PhraseExpansion.sentences(of: template) else {
+            return ([phrase], [])
+        }
+        let reserved = Set(ReservedPhrases.all.map(Grammar.words(of:)))
+        let own = sentences.filter(reserved.contains)
+        guard !own.isEmpty else { return ([phrase], []) }
+        let said = own.map { $0.joined(separator: " ") }
+        let others = sentences.filter { !reserved.contains($0) }
+        // Too many ways to write out one by one: the phrase goes, said so.
+        guard others.count <= mostWaysWrittenOut else { return ([], said) }
+        var seen = Set<[String]>()
+        return (others.filter { seen.insert($0).inserted }.map { $0.joined(separator: " ") }, said)
     }
 
     /// Where a sentence's slot gives words a value other than the one an earlier sentence of
@@ -201,13 +233,18 @@ struct PhraseWriter {
         case .alternatives(let options):
             // The same slot in every branch ("(lamp {name}) | (light {name})") is one parameter.
             var written: [String] = []
+            // An option with nothing to say ("( | -)": a dash has no sound) makes the group optional.
+            var mayBeSilent = false
             for option in options {
                 let text = write(option)
-                if !written.contains(text) { written.append(text) }
+                if text.isEmpty { mayBeSilent = true } else if !written.contains(text) { written.append(text) }
             }
+            if written.isEmpty { return "" }
+            if mayBeSilent { return "[" + written.joined(separator: " | ") + "]" }
             return written.count == 1 ? written[0] : "(" + written.joined(separator: " | ") + ")"
         case .optional(let inner):
-            return "[" + write(inner) + "]"
+            let text = write(inner)
+            return text.isEmpty || Self.isOneOptionalPart(text) ? text : "[" + text + "]"
         case .substituted(let inner, _):
             return write(inner)
         case .rule(let name):
@@ -242,6 +279,17 @@ struct PhraseWriter {
             }
             return "<\(name)>"
         }
+    }
+
+    /// Whether `text` is one `[…]` part from its first character to its last.
+    static func isOneOptionalPart(_ text: String) -> Bool {
+        guard text.first == "[", text.last == "]" else { return false }
+        var depth = 0
+        for (index, character) in text.enumerated() {
+            if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
+            if depth == 0 { return index == text.count - 1 }
+        }
+        return false
     }
 
     /// The numbers of a range with the words they are said with, as Rhasspy says them: "minus

@@ -149,10 +149,77 @@ public struct TemplateReader {
                 continue
             }
             if character == ")" || character == "]" { throw Failure(reason: "unmatched \"\(character)\"") }
-            parts.append(try part())
+            // A part written against the one before, with no space ("fan[s]", "batter(y|ies)"),
+            // is part of the same word.
+            let touching = position > 0 && !characters[position - 1].isWhitespace && !"(|[".contains(characters[position - 1])
+            // A list, rule or range against a word ("{minutes}( |-)minute") stays apart from it.
+            let next = try part()
+            if touching, let last = parts.last, let glued = Self.glue(last, next) {
+                parts[parts.count - 1] = glued
+            } else {
+                parts.append(next)
+            }
         }
         options.append(Self.sequence(parts))
         return options.count == 1 ? options[0] : .alternatives(options)
+    }
+
+    /// Most ways one word with optional or alternative parts inside it may be said.
+    static let mostWaysInAWord = 64
+
+    /// `left` and `right` said as one word where they meet: every way of saying them, the last
+    /// word of one joined to the first of the other. Nil when either holds more than words.
+    static func glue(_ left: RhasspySentences.Expression, _ right: RhasspySentences.Expression) -> RhasspySentences.Expression? {
+        guard let before = ways(left), let after = ways(right) else { return nil }
+        var joined: [[String]] = []
+        for head in before {
+            for tail in after {
+                // Punctuation between words ("5-minute") is no part of either word.
+                let way: [String] = if let end = head.last, let start = tail.first, Self.isSaid(end), Self.isSaid(start) {
+                    Array(head.dropLast()) + [end + start] + Array(tail.dropFirst())
+                } else {
+                    head + tail
+                }
+                if !joined.contains(way) { joined.append(way) }
+            }
+        }
+        guard joined.count <= mostWaysInAWord else { return nil }
+        let said = joined.filter { !$0.isEmpty }.map { sequence($0.map { .word($0, substitute: nil) }) }
+        guard !said.isEmpty else { return .sequence([]) }
+        let either: RhasspySentences.Expression = said.count == 1 ? said[0] : .alternatives(said)
+        return said.count < joined.count ? .optional(either) : either
+    }
+
+    private static func isSaid(_ word: String) -> Bool {
+        word.contains { $0.isLetter || $0.isNumber }
+    }
+
+    /// Every way a part made of words alone can be said, a list of words each; nil when it holds
+    /// anything else (a substitution, tag, rule, list or range).
+    private static func ways(_ expression: RhasspySentences.Expression) -> [[String]]? {
+        switch expression {
+        case .word(let word, nil):
+            return [[word]]
+        case .sequence(let parts):
+            var result: [[String]] = [[]]
+            for part in parts {
+                guard let next = ways(part) else { return nil }
+                result = result.flatMap { head in next.map { head + $0 } }
+                guard result.count <= mostWaysInAWord else { return nil }
+            }
+            return result
+        case .alternatives(let options):
+            var result: [[String]] = []
+            for option in options {
+                guard let next = ways(option) else { return nil }
+                result += next
+            }
+            return result
+        case .optional(let inner):
+            return ways(inner).map { [[]] + $0 }
+        default:
+            return nil
+        }
     }
 
     private static func sequence(_ parts: [RhasspySentences.Expression]) -> RhasspySentences.Expression {

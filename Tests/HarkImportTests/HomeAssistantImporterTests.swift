@@ -127,4 +127,63 @@ import Testing
         #expect(heard("set the kitchen light to fifteen percent") == nil)
         #expect(catalog.freeTextMatch(Grammar.words(of: "add oat milk to my shopping list"))?.values["item"]?.identifier == "oat milk")
     }
+
+    /// Parts inside a word ("fan[s]", "batter(y|ies)", "(light|lamp)s"), a choice one of whose
+    /// options has nothing to say ("( | -)"), and Home Assistant's own "never mind" and "what can
+    /// I say", which are Hark's cancel and help: the app loads and hears what hassil would.
+    @Test func partsInsideWordsSilentChoicesAndHarksOwnCommands() throws {
+        let result = HomeAssistantImporter.makeApp(name: "Words", file: "words.yaml", text: """
+            language: en
+            intents:
+              HassTurnOff:
+                data:
+                  - sentences:
+                      - "turn off the fan[s]"
+                      - "switch off the (light|lamp)s"
+              HassGetState:
+                data:
+                  - sentences:
+                      - "how are the batter(y|ies)"
+              HassStartTimer:
+                data:
+                  - sentences:
+                      - "set a {minutes}( | -)minute[s] timer"
+              HassNevermind:
+                data:
+                  - sentences:
+                      - "never mind"
+                      - "nevermind"
+              HassHelp:
+                data:
+                  - sentences:
+                      - "what can i (say|ask)"
+            lists:
+              minutes:
+                range:
+                  from: 1
+                  to: 3
+            """)
+        #expect(result.report.contains("words.yaml:19: \"never mind\" is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence is left out"), "\(result.report)")
+        #expect(result.report.contains("words.yaml:24: \"what can i say\" is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence's other ways are kept"), "\(result.report)")
+        let app = try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "words")
+        let catalog = AppCatalog(apps: [app])
+        #expect(catalog.clashes().isEmpty, "\(catalog.clashes())")
+        let graph = WordGraph(catalog.topLevelGrammar())
+        func heard(_ text: String) -> String? {
+            guard let interpretation = graph.interpret(Grammar.words(of: text)), let match = catalog.match(interpretation) else { return nil }
+            return ([match.intent.name] + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" })
+                .joined(separator: " ")
+        }
+        #expect(heard("turn off the fan") == "HassTurnOff")
+        #expect(heard("turn off the fans") == "HassTurnOff")
+        #expect(heard("turn off the fan s") == nil)
+        #expect(heard("switch off the lamps") == "HassTurnOff")
+        #expect(heard("switch off the lamp") == nil)
+        #expect(heard("how are the battery") == "HassGetState")
+        #expect(heard("how are the batteries") == "HassGetState")
+        #expect(heard("set a two minute timer") == "HassStartTimer minutes=2")
+        #expect(heard("set a one minutes timer") == "HassStartTimer minutes=1")
+        #expect(heard("nevermind") == "HassNevermind")
+        #expect(heard("what can i ask") == "HassHelp")
+    }
 }
