@@ -314,8 +314,14 @@ struct PhraseWriter {
     /// A word as a Hark phrase can hold it: lower case, letters, digits, apostrophes, hyphens
     /// and dots only (the recogniser's dictionary spells words so).
     private mutating func spoken(_ word: String) -> String {
-        let kept = String(word.lowercased().filter { $0.isLetter || $0.isNumber || "'-.".contains($0) })
+        // Signs said as words: "50%" is "50 percent", "21°" is "21 degrees".
+        let said = word.lowercased().replacingOccurrences(of: "%", with: " percent ").replacingOccurrences(of: "°", with: " degrees ")
+        let kept = said.split(separator: " ").map { piece in
+            String(piece.filter { $0.isLetter || $0.isNumber || "'-.".contains($0) })
+        }.filter { piece in piece.contains { $0.isLetter || $0.isNumber } }.joined(separator: " ")
         if kept != word.lowercased() {
+            // Punctuation alone ("-", "?") has nothing to say and means nothing said: no note.
+            if kept.isEmpty, word.allSatisfy({ $0.isPunctuation }) { return "" }
             notes.append(kept.isEmpty ? "\"\(word)\" has no letters to say, left out" : "\"\(word)\" is said as \"\(kept)\"")
         }
         return kept
