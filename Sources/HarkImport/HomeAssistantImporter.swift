@@ -22,6 +22,7 @@ public enum HomeAssistantImporter {
                                        slots: reader.lists, unsayableLists: reader.unsayable, freeTextLists: reader.wildcards,
                                        origin: "Home Assistant's",
                                        missingList: { "{\($0)} is not in lists: (Home Assistant fills such lists from its devices; list their names there)" })
+        importer.skipWords = reader.skipWords
         var result = importer.makeApp(name: name)
         result.report = reader.notes + result.report
         return result
@@ -38,6 +39,8 @@ private struct SourceReader {
     var unsayable: [String: String] = [:]
     /// Lists of any words.
     var wildcards: Set<String> = []
+    /// Words a request may begin or end with that change nothing ("please", "could you").
+    var skipWords: [String] = []
     var notes: [String] = []
 
     init(file: String) {
@@ -74,9 +77,27 @@ private struct SourceReader {
             case "lists": readLists(value)
             case "expansion_rules": readRules(value)
             case "skip_words":
-                note(key, "skip_words: not carried over: say the words in the phrases where they belong")
+                readSkipWords(value)
+                if !skipWords.isEmpty {
+                    note(key, "skip_words: heard before and after each sentence (Home Assistant also ignores them inside one)")
+                }
             default:
                 note(key, "\(key.string ?? "this key") is not carried over")
+            }
+        }
+    }
+
+    private mutating func readSkipWords(_ node: Node) {
+        guard let items = node.sequence else { return note(node, "skip_words: is a list of words") }
+        for item in items {
+            guard let text = item.string else { continue }
+            // Said as phrases say words: lower case, letters and apostrophes.
+            let words = text.lowercased().split(separator: " ").map { $0.filter { $0.isLetter || $0.isNumber || $0 == "'" } }
+                .filter { !$0.isEmpty }.joined(separator: " ")
+            if words.isEmpty {
+                note(item, "skip word \"\(text)\" has no letters to say, left out")
+            } else if !skipWords.contains(words) {
+                skipWords.append(words)
             }
         }
     }

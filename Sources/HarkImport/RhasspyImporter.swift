@@ -31,6 +31,9 @@ public struct RhasspyImporter {
     /// What is said of a list the sentences name but do not give.
     let missingList: @Sendable (String) -> String
     private var report: [String] = []
+    /// Words a request may begin or end with that change nothing (Home Assistant's
+    /// `skip_words`): every phrase may be said with one of them before and after it.
+    var skipWords: [String] = []
 
     public init(file: String, text: String, slots: [String: [String]]) {
         self.init(file: file, sentences: RhasspySentences(text: text), slots: slots, origin: "Rhasspy's",
@@ -110,8 +113,10 @@ public struct RhasspyImporter {
                 for (parameter, value) in sentence.presets.sorted(by: { $0.key < $1.key }) {
                     intent.add(parameter: parameter, values: [ImportedApp.Value(spoken: value, id: value)])
                 }
+                let skippable = skipWords.isEmpty ? "" : "[" + skipWords.joined(separator: " | ") + "]"
                 for kept in phrases {
-                    intent.addPhrase(kept, presets: sentence.presets,
+                    let said = skippable.isEmpty ? kept : "\(skippable) \(kept) \(skippable)"
+                    intent.addPhrase(said, presets: sentence.presets,
                                      values: Dictionary(writer.parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
                 }
             }
