@@ -79,7 +79,7 @@ private struct SourceReader {
             case "skip_words":
                 readSkipWords(value)
                 if !skipWords.isEmpty {
-                    note(key, "skip_words: heard before and after each sentence (Home Assistant also ignores them inside one)")
+                    note(key, "skip_words: heard before and after each sentence but one with a wildcard (Home Assistant ignores them anywhere)")
                 }
             default:
                 note(key, "\(key.string ?? "this key") is not carried over")

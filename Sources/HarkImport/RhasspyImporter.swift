@@ -113,7 +113,8 @@ public struct RhasspyImporter {
                 for (parameter, value) in sentence.presets.sorted(by: { $0.key < $1.key }) {
                     intent.add(parameter: parameter, values: [ImportedApp.Value(spoken: value, id: value)])
                 }
-                let skippable = skipWords.isEmpty ? "" : "[" + skipWords.joined(separator: " | ") + "]"
+                // Not around free text: a Hark phrase must tell where any words start and end.
+                let skippable = skipWords.isEmpty || !writer.freeTextParameters.isEmpty ? "" : "[" + skipWords.joined(separator: " | ") + "]"
                 for kept in phrases {
                     let said = skippable.isEmpty ? kept : "\(skippable) \(kept) \(skippable)"
                     intent.addPhrase(said, presets: sentence.presets,
