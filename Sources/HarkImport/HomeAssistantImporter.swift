@@ -12,11 +12,23 @@ import Yams
 public enum HomeAssistantImporter {
     /// The app made of `text`, a sentence file's YAML; `file` is the name notes are reported by.
     public static func makeApp(name: String, file: String, text: String) -> RhasspyImporter.Result {
-        var reader = SourceReader(file: file)
-        reader.read(text)
+        makeApp(name: name, files: [(file, text)])
+    }
+
+    /// The app made of several sentence files merged as Home Assistant merges a language's
+    /// folder: the intents of all of them (an intent in two files has the data blocks of both),
+    /// and their lists, expansion rules and skip words shared by every sentence. The compiled
+    /// JSON of the home-assistant-intents package (`data/en.json`) reads the same.
+    public static func makeApp(name: String, files: [(name: String, text: String)]) -> RhasspyImporter.Result {
+        var reader = SourceReader(file: files.first?.name ?? "")
+        for (file, text) in files {
+            reader.file = file
+            reader.read(text)
+        }
+        let file = files.count == 1 ? files[0].name : "\(files.count) files"
         // Expansion rules are shared by every intent, as Home Assistant shares them.
         let sections = reader.intents.map {
-            RhasspySentences.Section(intent: $0.name, line: $0.line, rules: reader.rules, sentences: $0.sentences)
+            RhasspySentences.Section(intent: $0.name, line: $0.line, rules: reader.rules, sentences: $0.sentences, file: $0.file)
         }
         var importer = RhasspyImporter(file: file, sentences: RhasspySentences(sections: sections, notes: []),
                                        slots: reader.lists, unsayableLists: reader.unsayable, freeTextLists: reader.wildcards,
@@ -31,8 +43,9 @@ public enum HomeAssistantImporter {
 
 /// Reads one Home Assistant sentence file.
 private struct SourceReader {
-    let file: String
-    var intents: [(name: String, line: Int, sentences: [RhasspySentences.Line])] = []
+    /// The file being read, which notes name.
+    var file: String
+    var intents: [(name: String, line: Int, file: String, sentences: [RhasspySentences.Line])] = []
     var rules: [String: RhasspySentences.Line] = [:]
     /// List name → its values as lines of the template language (a slot file's form).
     var lists: [String: [String]] = [:]
@@ -138,7 +151,7 @@ private struct SourceReader {
                     let line = sentenceNode.mark?.line ?? 0
                     do {
                         sentences.append(.init(expression: try RhasspySentences.expression(text, listsInBraces: true),
-                                               line: line, presets: presets))
+                                               line: line, presets: presets, file: file))
                     } catch {
                         note(sentenceNode, "\(error.reason), left out: \(text)")
                     }
@@ -148,7 +161,12 @@ private struct SourceReader {
             for (other, _) in value.mapping ?? Node.Mapping([]) where other.string != "data" {
                 note(other, "\(other.string ?? "this key") of intent \(name) is not carried over")
             }
-            intents.append((name, key.mark?.line ?? 0, sentences))
+            // An intent in several files (a language folder's) has the data blocks of each.
+            if let index = intents.firstIndex(where: { $0.name == name }) {
+                intents[index].sentences += sentences
+            } else {
+                intents.append((name, key.mark?.line ?? 0, file, sentences))
+            }
         }
     }
 

@@ -79,29 +79,29 @@ public struct RhasspyImporter {
         for section in sentences.sections {
             var intent = ImportedApp.Intent(name: Self.intentName(section.intent), title: section.intent)
             if intent.name != section.intent {
-                note(section.line, "intent \(section.intent) is named \(intent.name) (Hark's intents are VerbNoun in UpperCamelCase)")
+                note(section.line, in: section.file, "intent \(section.intent) is named \(intent.name) (Hark's intents are VerbNoun in UpperCamelCase)")
             }
             for sentence in section.sentences {
                 var writer = PhraseWriter(section: section, all: sentences.sections, slots: slots, unsayable: unsayableLists,
                                           freeText: freeTextLists, missingList: missingList, line: sentence.line)
                 let phrase = writer.phrase(sentence.expression)
-                for message in writer.notes { note(sentence.line, message) }
+                for message in writer.notes { note(sentence.line, in: sentence.file, message) }
                 guard writer.isUsable else { continue }
                 let (phrases, ownCommands) = Self.leavingOutOwnCommands(phrase)
                 if !ownCommands.isEmpty {
                     let said = ownCommands.map { "\"\($0)\"" }.joined(separator: ", ")
-                    note(sentence.line, phrases.isEmpty
+                    note(sentence.line, in: sentence.file, phrases.isEmpty
                          ? "\(said) is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence is left out"
                          : "\(said) is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence's other ways are kept")
                 }
                 if phrases.isEmpty { continue }
                 if let clash = Self.clash(of: writer.parameters, with: intent) {
-                    note(sentence.line, "\(clash); the sentence is left out")
+                    note(sentence.line, in: sentence.file, "\(clash); the sentence is left out")
                     continue
                 }
                 if let wildcard = writer.freeTextParameters.first {
                     if let problem = Self.freeTextProblem(in: phrase, parameter: wildcard) {
-                        note(sentence.line, "{\(wildcard)} is a wildcard (any words): \(problem); the sentence is left out")
+                        note(sentence.line, in: sentence.file, "{\(wildcard)} is a wildcard (any words): \(problem); the sentence is left out")
                         continue
                     }
                     intent.addFreeText(parameter: wildcard)
@@ -122,7 +122,7 @@ public struct RhasspyImporter {
                 }
             }
             if intent.phrases.isEmpty {
-                note(section.line, "intent \(section.intent) has no sentence that could be carried over, left out")
+                note(section.line, in: section.file, "intent \(section.intent) has no sentence that could be carried over, left out")
                 continue
             }
             intent.limitPhrasesToTheirValues()
@@ -180,8 +180,10 @@ public struct RhasspyImporter {
         return nil
     }
 
-    private mutating func note(_ line: Int, _ text: String) {
-        report.append("\(file):\(line): \(text)")
+    /// A note at `line` of `source` (the file the line is in when sentences come from several),
+    /// else of the file imported.
+    private mutating func note(_ line: Int, in source: String? = nil, _ text: String) {
+        report.append("\(source ?? file):\(line): \(text)")
     }
 
     /// "lights_on" → "LightsOn", "GetTime" kept; a one-word name gets a verb ("Timer" → "DoTimer").

@@ -29,6 +29,8 @@ public struct RhasspySentences: Sendable, Equatable {
         public var line: Int
         /// Slots the sentence fixes without saying them (Home Assistant's `slots:`).
         public var presets: [String: String] = [:]
+        /// The file the line is in, when sentences come from several (nil: the one imported).
+        public var file: String? = nil
     }
 
     public struct Section: Sendable, Equatable {
@@ -36,6 +38,7 @@ public struct RhasspySentences: Sendable, Equatable {
         public var line: Int
         public var rules: [String: Line] = [:]
         public var sentences: [Line] = []
+        public var file: String? = nil
     }
 
     /// A line that could not be read, or a part the reader left out, with its line number.

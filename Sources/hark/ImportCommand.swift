@@ -18,11 +18,14 @@ struct Import: ParsableCommand {
         checks the app as `hark apps check` does. Replies are "OK." with the values heard: write \
         your own in the app.yaml, or add a handler.
 
-        hark import home-assistant FILE.yaml --out DIR does the same from Home Assistant's sentence \
-        YAML (the intents repository's files or custom_sentences): intents and their data: blocks' \
+        hark import home-assistant FILE_OR_FOLDER... --out DIR does the same from Home Assistant's \
+        sentences: a language's folder of the intents repository (sentences/en, its _common.yaml \
+        included), custom_sentences files, or the home-assistant-intents package's data/en.json, \
+        all given merged into one app as Home Assistant merges them. Intents and their data: blocks' \
         sentences, {list} and {list:slot} as parameters with the values of lists: (values: with \
         in:/out:, range:), expansion_rules: written in place, a block's slots: as values its phrases \
-        set. Wildcard lists, requires_context: and response: are reported, not carried over.
+        set, skip_words: allowed before and after each sentence. Wildcard lists, requires_context: \
+        and response: are reported, not carried over.
 
         hark import rhino context.yml --out DIR does the same from Picovoice Rhino's context YAML: \
         each expression list an intent, $type:slot a parameter with the type's values from slots:, \
@@ -32,9 +35,12 @@ struct Import: ParsableCommand {
     @Argument(help: ArgumentHelp("What the sentences come from: rhasspy, home-assistant or rhino.", valueName: "format"))
     var format: String
 
-    @Argument(help: ArgumentHelp("The sentences file (Rhasspy: sentences.ini; Home Assistant: a sentence YAML file; Rhino: context.yml).",
+    @Argument(help: ArgumentHelp("The sentences (Rhasspy: sentences.ini; Home Assistant: sentence YAML files or JSON, or folders of them; Rhino: context.yml).",
                                  valueName: "file"))
-    var file: String
+    var files: [String]
+
+    /// The one file of a format that takes one.
+    var file: String { files.first ?? "" }
 
     @Option(help: ArgumentHelp("Rhasspy's slots folder (default: slots/ beside the file, if there).", valueName: "dir"))
     var slots: String?
@@ -53,15 +59,21 @@ struct Import: ParsableCommand {
             throw ValidationError("unknown format \"\(format)\"; use rhasspy, home-assistant or rhino")
         }
         if format != "rhasspy", slots != nil { throw ValidationError("--slots is Rhasspy's; \(format)'s lists are in its YAML") }
+        if files.isEmpty { throw ValidationError("name the sentences to import") }
+        if format != "home-assistant", files.count > 1 {
+            throw ValidationError("\(format) imports one file; Home Assistant's sentences may be several files or folders")
+        }
     }
 
     func run() throws {
         let source = URL(fileURLWithPath: file)
-        let text: String
-        do {
-            text = try String(contentsOf: source, encoding: .utf8)
-        } catch {
-            throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+        var text = ""
+        if format != "home-assistant" {
+            do {
+                text = try String(contentsOf: source, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+            }
         }
         let folder = URL(fileURLWithPath: out)
         let manifest = folder.appendingPathComponent("app.yaml")
@@ -72,11 +84,11 @@ struct Import: ParsableCommand {
         let result = try makeApp(text: text, source: source, name: appName)
         for line in result.report { print(line) }
         guard !result.app.intents.isEmpty else {
-            printError("hark: nothing in \(file) could be carried over")
+            printError("hark: nothing in \(files.joined(separator: ", ")) could be carried over")
             throw ExitCode(ExitStatus.dataError)
         }
         let yaml = AppYAML.text(of: result.app, header: [
-            "Imported from \(source.lastPathComponent) by hark import \(format).",
+            "Imported from \(files.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")) by hark import \(format).",
             "Replies are \"OK.\" with the values heard: write your own, or add a handler (see docs/apps.md).",
         ])
         do {
@@ -103,7 +115,7 @@ struct Import: ParsableCommand {
     /// The app the format's importer makes of the file.
     func makeApp(text: String, source: URL, name: String) throws -> RhasspyImporter.Result {
         if format == "home-assistant" {
-            return HomeAssistantImporter.makeApp(name: name, file: file, text: text)
+            return HomeAssistantImporter.makeApp(name: name, files: try Self.sentenceFiles(files))
         }
         if format == "rhino" {
             return RhinoImporter.makeApp(name: name, file: file, text: text)
@@ -119,5 +131,40 @@ struct Import: ParsableCommand {
         }
         var importer = RhasspyImporter(file: file, text: text, slots: slotLists)
         return importer.makeApp(name: name)
+    }
+
+    /// Home Assistant's sentence files among `paths`, read: each file as given, and each folder's
+    /// YAML and JSON files (not its folders), those whose names begin with "_" (its shared
+    /// lists and rules, _common.yaml) first, then by name.
+    static func sentenceFiles(_ paths: [String]) throws -> [(name: String, text: String)] {
+        var files: [String] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw ValidationError("\(path) does not exist")
+            }
+            guard isFolder.boolValue else {
+                files.append(path)
+                continue
+            }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path)
+            } catch {
+                throw ValidationError("cannot read the folder \(path): \(error.localizedDescription)")
+            }
+            let sentences = names.filter { name in
+                !name.hasPrefix(".") && [".yaml", ".yml", ".json"].contains { name.lowercased().hasSuffix($0) }
+            }.sorted { ($0.hasPrefix("_") ? 0 : 1, $0) < ($1.hasPrefix("_") ? 0 : 1, $1) }
+            guard !sentences.isEmpty else { throw ValidationError("\(path) holds no sentence files (.yaml, .yml or .json)") }
+            files += sentences.map { (path as NSString).appendingPathComponent($0) }
+        }
+        return try files.map { file in
+            do {
+                return (file, try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8))
+            } catch {
+                throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+            }
+        }
     }
 }

@@ -188,4 +188,61 @@ import Testing
         #expect(chat.output.contains("OK: oat milk."), "\(chat.output)")
         #expect(chat.output.contains("Sorry, I didn't catch that."), "\(chat.output)")
     }
+
+    /// A language folder as the intents repository ships it: _common.yaml's lists, expansion
+    /// rules and skip words serve every file, an intent in two files has the sentences of both,
+    /// and each note names its own file and line.
+    @Test func homeAssistantsLanguageFolderImportsWhole() throws {
+        let folder = try temporaryDirectory()
+        let language = folder.appendingPathComponent("en")
+        try FileManager.default.createDirectory(at: language, withIntermediateDirectories: true)
+        try """
+            language: en
+            lists:
+              color:
+                values: [red, green]
+            expansion_rules:
+              turn: "(turn|switch)"
+            skip_words:
+              - please
+            """.write(to: language.appendingPathComponent("_common.yaml"), atomically: true, encoding: .utf8)
+        try """
+            language: en
+            intents:
+              HassTurnOn:
+                data:
+                  - sentences:
+                      - "<turn> on the light[s]"
+            """.write(to: language.appendingPathComponent("light_HassTurnOn.yaml"), atomically: true, encoding: .utf8)
+        try """
+            language: en
+            intents:
+              HassLightSet:
+                data:
+                  - sentences:
+                      - "make the light {color}"
+                    requires_context:
+                      domain: light
+              HassTurnOn:
+                data:
+                  - sentences:
+                      - "lights on"
+            """.write(to: language.appendingPathComponent("light_HassLightSet.yaml"), atomically: true, encoding: .utf8)
+        try "not sentences".write(to: language.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+        let app = folder.appendingPathComponent("ha_home")
+        let imported = try CommandLineTests.hark(["import", "home-assistant", language.path, "--out", app.path])
+        #expect(imported.status == 0, "\(imported.output)\(imported.errors)")
+        #expect(imported.output.contains("light_HassLightSet.yaml:7: requires_context:"), "\(imported.output)")
+        #expect(imported.output.contains("_common.yaml:7: skip_words:"), "\(imported.output)")
+        #expect(imported.output.contains("2 intents, 3 phrases"), "\(imported.output)")
+        let chat = try CommandLineTests.hark(["chat", "--apps", app.path],
+                                             input: "switch on the lights please\nlights on\nmake the light green\nmake the light blue\n")
+        #expect(chat.status == 0, "\(chat.errors)")
+        #expect(chat.output.components(separatedBy: "OK.").count - 1 == 2, "\(chat.output)")
+        #expect(chat.output.contains("OK: green."), "\(chat.output)")
+        #expect(chat.output.contains("Sorry, I didn't catch that."), "\(chat.output)")
+        // Rhasspy's and Rhino's formats take one file.
+        let two = try CommandLineTests.hark(["import", "rhasspy", "a.ini", "b.ini", "--out", app.path])
+        #expect(two.status == 64 && two.errors.contains("rhasspy imports one file"), "\(two.errors)")
+    }
 }
