@@ -19,11 +19,17 @@ public enum HomeAssistantImporter {
     /// folder: the intents of all of them (an intent in two files has the data blocks of both),
     /// and their lists, expansion rules and skip words shared by every sentence. The compiled
     /// JSON of the home-assistant-intents package (`data/en.json`) reads the same.
-    public static func makeApp(name: String, files: [(name: String, text: String)]) -> RhasspyImporter.Result {
+    ///
+    /// `home`'s areas, floors and entities fill `{area}`, `{floor}` and `{name}`, and decide which
+    /// entities a sentence with `requires_context:` or `excludes_context:` may name.
+    public static func makeApp(name: String, files: [(name: String, text: String)], home: HomeEntities? = nil) -> RhasspyImporter.Result {
         var reader = SourceReader(file: files.first?.name ?? "")
         for (file, text) in files {
             reader.file = file
             reader.read(text)
+        }
+        if let home {
+            reader.lists.merge(home.lists) { _, fromHome in fromHome }
         }
         let file = files.count == 1 ? files[0].name : "\(files.count) files"
         // Expansion rules are shared by every intent, as Home Assistant shares them.
@@ -35,6 +41,7 @@ public enum HomeAssistantImporter {
                                        origin: "Home Assistant's",
                                        missingList: { "{\($0)} is not in lists: (Home Assistant fills such lists from its devices; list their names there)" })
         importer.skipWords = reader.skipWords
+        importer.contexts = home?.contexts
         var result = importer.makeApp(name: name)
         result.report = reader.notes + result.report
         return result
@@ -134,12 +141,18 @@ private struct SourceReader {
                         note(slotKey, "slot \(slot) is fixed to something other than one value; not carried over")
                     }
                 }
-                for (dataKey, _) in data {
+                var requires: [String: [String]] = [:]
+                var excludes: [String: [String]] = [:]
+                for (dataKey, dataValue) in data {
                     switch dataKey.string {
                     case "sentences", "slots": break
-                    case "requires_context", "excludes_context":
-                        note(dataKey, "\(dataKey.string ?? ""): is not carried over: Hark knows no devices' state; " +
-                             "limit the phrase with only: in the app.yaml instead")
+                    case "requires_context":
+                        requires = readContext(dataValue, key: "requires_context")
+                    case "excludes_context":
+                        excludes = readContext(dataValue, key: "excludes_context")
+                    case "metadata":
+                        // Home Assistant's own bookkeeping (which slots a block combines): no meaning to carry.
+                        break
                     case "response":
                         note(dataKey, "response: is not carried over: write the reply in responses: of the app.yaml")
                     default:
@@ -151,7 +164,7 @@ private struct SourceReader {
                     let line = sentenceNode.mark?.line ?? 0
                     do {
                         sentences.append(.init(expression: try RhasspySentences.expression(text, listsInBraces: true),
-                                               line: line, presets: presets, file: file))
+                                               line: line, presets: presets, file: file, requires: requires, excludes: excludes))
                     } catch {
                         note(sentenceNode, "\(error.reason), left out: \(text)")
                     }
@@ -168,6 +181,24 @@ private struct SourceReader {
                 intents.append((name, key.mark?.line ?? 0, file, sentences))
             }
         }
+    }
+
+    /// A block's `requires_context:` or `excludes_context:`: the entity's domain and device
+    /// class are what a home's entities tell (`HomeEntities`); anything else is noted.
+    private mutating func readContext(_ node: Node, key: String) -> [String: [String]] {
+        var context: [String: [String]] = [:]
+        for (name, value) in node.mapping ?? Node.Mapping([]) {
+            guard let field = name.string else { continue }
+            let values = value.string.map { [$0] } ?? value.sequence?.compactMap(\.string)
+            if ["domain", "device_class"].contains(field), let values {
+                context[field] = values
+            } else if field == "area", value.mapping?["slot"]?.bool == true {
+                note(name, "\(key): area from the room that heard the request is not carried over: say the area")
+            } else {
+                note(name, "\(key): \(field) is not carried over: Hark knows no devices' state")
+            }
+        }
+        return context
     }
 
     private mutating func readLists(_ node: Node) {

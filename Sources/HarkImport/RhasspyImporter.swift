@@ -34,6 +34,9 @@ public struct RhasspyImporter {
     /// Words a request may begin or end with that change nothing (Home Assistant's
     /// `skip_words`): every phrase may be said with one of them before and after it.
     var skipWords: [String] = []
+    /// What each `name` value is known by (`HomeEntities.contexts`), for sentences that require
+    /// or exclude a context; nil when no home was given.
+    var contexts: [String: [[String: String]]]?
 
     public init(file: String, text: String, slots: [String: [String]]) {
         self.init(file: file, sentences: RhasspySentences(text: text), slots: slots, origin: "Rhasspy's",
@@ -87,6 +90,10 @@ public struct RhasspyImporter {
                 let phrase = writer.phrase(sentence.expression)
                 for message in writer.notes { note(sentence.line, in: sentence.file, message) }
                 guard writer.isUsable else { continue }
+                var parameters = writer.parameters
+                if !sentence.requires.isEmpty || !sentence.excludes.isEmpty {
+                    guard limit(&parameters, by: sentence) else { continue }
+                }
                 let (phrases, ownCommands) = Self.leavingOutOwnCommands(phrase)
                 if !ownCommands.isEmpty {
                     let said = ownCommands.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -95,7 +102,7 @@ public struct RhasspyImporter {
                          : "\(said) is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence's other ways are kept")
                 }
                 if phrases.isEmpty { continue }
-                if let clash = Self.clash(of: writer.parameters, with: intent) {
+                if let clash = Self.clash(of: parameters, with: intent) {
                     note(sentence.line, in: sentence.file, "\(clash); the sentence is left out")
                     continue
                 }
@@ -106,7 +113,7 @@ public struct RhasspyImporter {
                     }
                     intent.addFreeText(parameter: wildcard)
                 }
-                for (parameter, values) in writer.parameters {
+                for (parameter, values) in parameters {
                     intent.add(parameter: parameter, values: values)
                 }
                 // A slot the sentence fixes is a parameter with that value, given by the phrase.
@@ -118,7 +125,7 @@ public struct RhasspyImporter {
                 for kept in phrases {
                     let said = skippable.isEmpty ? kept : "\(skippable) \(kept) \(skippable)"
                     intent.addPhrase(said, presets: sentence.presets,
-                                     values: Dictionary(writer.parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
+                                     values: Dictionary(parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
                 }
             }
             if intent.phrases.isEmpty {
@@ -130,6 +137,38 @@ public struct RhasspyImporter {
         }
         app.assignTypes()
         return Result(app: app, report: report)
+    }
+
+    /// Keeps to the entities `sentence`'s context allows the values of its `name` slot: "is
+    /// the front door locked" names locks, not every entity called a door. Nil, with a note,
+    /// when no entity it may name is in the home: the sentence is left out. A context that
+    /// cannot be checked (no home given, or no entity named) is noted and the sentence kept.
+    private mutating func limit(_ parameters: inout [(String, [ImportedApp.Value])], by sentence: RhasspySentences.Line) -> Bool {
+        let source = sentence.file
+        let described = (sentence.requires.map { "\($0.key) \($0.value.joined(separator: "/"))" }
+            + sentence.excludes.map { "not \($0.key) \($0.value.joined(separator: "/"))" }).sorted().joined(separator: ", ")
+        guard let contexts else {
+            note(sentence.line, in: source, "the context (\(described)) is not checked without the home's entities (--entities)")
+            return true
+        }
+        guard let index = parameters.firstIndex(where: { $0.0 == "name" }) else {
+            note(sentence.line, in: source, "the context (\(described)) is not checked: the sentence names no entity, "
+                 + "and Hark knows no devices' state")
+            return true
+        }
+        func fits(_ value: ImportedApp.Value) -> Bool {
+            (contexts[value.id] ?? []).contains { known in
+                sentence.requires.allSatisfy { known[$0.key].map($0.value.contains) ?? false }
+                    && !sentence.excludes.contains { known[$0.key].map($0.value.contains) ?? false }
+            }
+        }
+        let kept = parameters[index].1.filter(fits)
+        guard !kept.isEmpty else {
+            note(sentence.line, in: source, "no entity of the home is \(described); the sentence is left out")
+            return false
+        }
+        parameters[index].1 = kept
+        return true
     }
 
     /// Most ways of saying a phrase that is written out one way a phrase when some of its ways

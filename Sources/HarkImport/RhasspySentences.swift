@@ -31,6 +31,10 @@ public struct RhasspySentences: Sendable, Equatable {
         public var presets: [String: String] = [:]
         /// The file the line is in, when sentences come from several (nil: the one imported).
         public var file: String? = nil
+        /// What the entity a sentence names must be (Home Assistant's `requires_context:`), and
+        /// must not be (`excludes_context:`): "domain" or "device_class" → the values allowed.
+        public var requires: [String: [String]] = [:]
+        public var excludes: [String: [String]] = [:]
     }
 
     public struct Section: Sendable, Equatable {

@@ -45,6 +45,10 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("Rhasspy's slots folder (default: slots/ beside the file, if there).", valueName: "dir"))
     var slots: String?
 
+    @Option(help: ArgumentHelp("Home Assistant: the home's areas, floors and entities (the YAML of its intent tests' fixtures, or the JSON of /api/states), which fill {name}, {area} and {floor} and decide what a sentence's requires_context: allows. Import again after changing it.",
+                               valueName: "file"))
+    var entities: String?
+
     @Option(help: ArgumentHelp("The app folder to write (its name is the app's identifier).", valueName: "dir"))
     var out: String
 
@@ -59,6 +63,7 @@ struct Import: ParsableCommand {
             throw ValidationError("unknown format \"\(format)\"; use rhasspy, home-assistant or rhino")
         }
         if format != "rhasspy", slots != nil { throw ValidationError("--slots is Rhasspy's; \(format)'s lists are in its YAML") }
+        if format != "home-assistant", entities != nil { throw ValidationError("--entities is Home Assistant's") }
         if files.isEmpty { throw ValidationError("name the sentences to import") }
         if format != "home-assistant", files.count > 1 {
             throw ValidationError("\(format) imports one file; Home Assistant's sentences may be several files or folders")
@@ -115,7 +120,23 @@ struct Import: ParsableCommand {
     /// The app the format's importer makes of the file.
     func makeApp(text: String, source: URL, name: String) throws -> RhasspyImporter.Result {
         if format == "home-assistant" {
-            return HomeAssistantImporter.makeApp(name: name, files: try Self.sentenceFiles(files))
+            var home: HomeEntities?
+            if let entities {
+                let text: String
+                do {
+                    text = try String(contentsOf: URL(fileURLWithPath: entities), encoding: .utf8)
+                } catch {
+                    throw ValidationError("cannot read \(entities): \(error.localizedDescription)")
+                }
+                do {
+                    home = try HomeEntities.read(text, file: entities)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
+            var result = HomeAssistantImporter.makeApp(name: name, files: try Self.sentenceFiles(files), home: home)
+            result.report = (home?.notes ?? []) + result.report
+            return result
         }
         if format == "rhino" {
             return RhinoImporter.makeApp(name: name, file: file, text: text)

@@ -88,7 +88,7 @@ import Testing
 
     @Test func whatCannotBeCarriedOverIsReportedByLine() throws {
         let (result, _) = try Self.imported()
-        #expect(result.report.contains("home.yaml:13: requires_context: is not carried over: Hark knows no devices' state; limit the phrase with only: in the app.yaml instead"), "\(result.report)")
+        #expect(result.report.contains("home.yaml:10: the context (domain cover) is not checked without the home's entities (--entities)"), "\(result.report)")
         #expect(result.report.contains("home.yaml:44: list item is a wildcard: free text of up to 4 words, heard by dictation (Hark's phrases that say it have no other slot and two other words around it)"), "\(result.report)")
         #expect(result.report.contains { $0.hasPrefix("home.yaml:27: {area} is not in lists:") })
         // A wildcard beside another slot is more than a Hark phrase holds.
@@ -216,5 +216,86 @@ import Testing
         #expect(catalog.freeTextMatch(Grammar.words(of: "add oat milk to my list"))?.values["item"]?.identifier == "oat milk")
         #expect(result.report.contains("words.yaml:2: skip_words: heard before and after each sentence but one with a wildcard (Home Assistant ignores them anywhere)"), "\(result.report)")
         #expect(heard("what can i ask") == "HassHelp")
+    }
+
+    /// The home's entities fill {name}, {area} and {floor}, and a sentence's requires_context:
+    /// keeps it to the entities it may name: "is the front door locked" asks the lock, "turn off
+    /// the bedroom lamp" turns off that lamp and nothing else is a light.
+    @Test func theHomesEntitiesFillTheListsAndHonourTheContext() throws {
+        let home = try HomeEntities.read("""
+            areas:
+              - {name: Kitchen, id: kitchen, floor: ground_floor}
+              - {name: Bedroom, id: bedroom, aliases: [bedchamber]}
+            floors:
+              - {name: Ground Floor, id: ground_floor}
+            entities:
+              - {name: "[the] kitchen light", id: light.kitchen, area: kitchen}
+              - {name: "bedroom lamp", id: light.bedroom_lamp, area: bedroom}
+              - {name: "front door", id: lock.front_door}
+              - {name: "back door", id: binary_sensor.back_door, attributes: {device_class: door}}
+              - {name: "garage door", id: cover.garage, attributes: {device_class: garage}}
+            """, file: "home.yaml")
+        #expect(home.notes.isEmpty, "\(home.notes)")
+        #expect(home.entities.map(\.name) == ["kitchen light", "bedroom lamp", "front door", "back door", "garage door"])
+        let result = HomeAssistantImporter.makeApp(name: "Home", files: [("sentences.yaml", """
+            language: en
+            intents:
+              HassTurnOff:
+                data:
+                  - sentences: ["turn off [the] {name}"]
+                    requires_context: {domain: light}
+                  - sentences: ["turn off [the] lights in [the] {area}"]
+                    slots: {domain: light}
+              HassGetState:
+                data:
+                  - sentences: ["is [the] {name} locked"]
+                    requires_context: {domain: lock}
+                  - sentences: ["is [the] {name} open"]
+                    requires_context: {domain: binary_sensor, device_class: [door, window]}
+                  - sentences: ["is [the] {name} shut"]
+                    excludes_context: {domain: [lock, light, cover]}
+                  - sentences: ["what is on the {floor}"]
+              HassVacuumStart:
+                data:
+                  - sentences: ["start [the] {name}"]
+                    requires_context: {domain: vacuum}
+            """)], home: home)
+        #expect(result.report == ["sentences.yaml:20: no entity of the home is domain vacuum; the sentence is left out",
+                                  "sentences.yaml:18: intent HassVacuumStart has no sentence that could be carried over, left out"],
+                "\(result.report)")
+        let app = try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "home")
+        let catalog = AppCatalog(apps: [app])
+        let graph = WordGraph(catalog.topLevelGrammar())
+        func heard(_ text: String) -> String? {
+            guard let interpretation = graph.interpret(Grammar.words(of: text)), let match = catalog.match(interpretation) else { return nil }
+            return ([match.intent.name] + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" })
+                .joined(separator: " ")
+        }
+        #expect(heard("turn off the bedroom lamp") == "HassTurnOff name=bedroom_lamp")
+        #expect(heard("turn off kitchen light") == "HassTurnOff name=kitchen_light")
+        #expect(heard("turn off the front door") == nil)
+        #expect(heard("turn off the lights in the bedchamber") == "HassTurnOff area=Bedroom domain=light")
+        #expect(heard("is the front door locked") == "HassGetState name=front_door")
+        #expect(heard("is the back door locked") == nil)
+        #expect(heard("is the back door open") == "HassGetState name=back_door")
+        #expect(heard("is the garage door open") == nil)
+        #expect(heard("is the back door shut") == "HassGetState name=back_door")
+        #expect(heard("is the front door shut") == nil)
+        #expect(heard("what is on the ground floor") == "HassGetState floor=Ground_Floor")
+    }
+
+    /// Home Assistant's REST API's /api/states, as a home's entities: names and device classes,
+    /// the domain from each id.
+    @Test func theHomeFromApiStates() throws {
+        let home = try HomeEntities.read("""
+            [{"entity_id": "light.porch", "state": "off", "attributes": {"friendly_name": "Porch Light"}},
+             {"entity_id": "binary_sensor.hall_window", "state": "on", "attributes": {"friendly_name": "Hall Window", "device_class": "window"}},
+             {"state": "on"}]
+            """, file: "states.json")
+        #expect(home.entities.map(\.name) == ["Porch Light", "Hall Window"])
+        #expect(home.entities.map(\.domain) == ["light", "binary_sensor"])
+        #expect(home.entities.map(\.deviceClass) == [nil, "window"])
+        #expect(home.notes == ["states.json:3: an entry without entity_id, left out"])
+        #expect(throws: HomeEntities.Failure.self) { try HomeEntities.read("just words", file: "x.yaml") }
     }
 }

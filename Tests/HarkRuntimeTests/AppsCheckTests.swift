@@ -232,7 +232,7 @@ import Testing
         let app = folder.appendingPathComponent("ha_home")
         let imported = try CommandLineTests.hark(["import", "home-assistant", language.path, "--out", app.path])
         #expect(imported.status == 0, "\(imported.output)\(imported.errors)")
-        #expect(imported.output.contains("light_HassLightSet.yaml:7: requires_context:"), "\(imported.output)")
+        #expect(imported.output.contains("light_HassLightSet.yaml:6: the context (domain light) is not checked"), "\(imported.output)")
         #expect(imported.output.contains("_common.yaml:7: skip_words:"), "\(imported.output)")
         #expect(imported.output.contains("2 intents, 3 phrases"), "\(imported.output)")
         let chat = try CommandLineTests.hark(["chat", "--apps", app.path],
