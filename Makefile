@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-serve adapt soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-ha bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-serve adapt soak install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -31,6 +31,7 @@ help:
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make bench-noise — hearing in noise in under 15 minutes: requests and wake words per SNR, beside plain pocketsphinx"
 	@echo "make bench-serve — 8 Wyoming clients at once on hark serve: latency, crossed conversations, memory, bad input"
+	@echo "make bench-ha — Home Assistant's own sentences imported, typed requests understood as hassil understands them"
 	@echo "make bench-wake — real wake words clean and at 10 dB against 10+ hours of speech that must not wake Hark, beside plain pocketsphinx"
 	@echo "make bench-wake-denoised — the same with every recording through WebRTC's noise suppression, quiet rooms too"
 	@echo "make bench-echo — wake words said while Hark speaks: quiet room, over its echo, echo cancelled"
@@ -202,6 +203,16 @@ bench-noise: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/noise/wake ] || python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
 	bench/run-bench-noise.sh $(RELEASE_HARK) bench-out/noise bench-out/noise-report
+
+# Home Assistant's own English sentences (the home-assistant-intents package) imported with a
+# home of 288 entities, and typed requests drawn from them understood as Home Assistant's own
+# matcher (hassil, a peer here only) understands them: right, missed and wrong, per intent.
+bench-ha: release wyoming-client
+	@python3 -c 'import hassil, home_assistant_intents' 2>/dev/null \
+	    || python3 -m pip install --quiet hassil==3.13.1 home-assistant-intents==2026.12.1 \
+	    || python3 -m pip install --quiet --break-system-packages hassil==3.13.1 home-assistant-intents==2026.12.1
+	@mkdir -p bench-out/ha
+	python3 bench/bench-ha.py --hark $(RELEASE_HARK) --home bench/ha-home.yaml --out bench-out/ha --json bench-out/ha/report.json
 
 # hark serve under load: 8 reference Wyoming clients streaming real recordings at the pace of speech
 # and holding conversations for 2 minutes, then every kind of malformed input (bench/serve-load.py).

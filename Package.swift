@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "HarkWyoming", swiftSettings: strictness),
         // Hark served over Wyoming with swift-nio: a session per connection, wired to the assistant.
         .target(name: "HarkServer",
-                dependencies: ["HarkWyoming", "HarkRuntime", "HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkSpeech", "HarkVoice",
+                dependencies: ["HarkWyoming", "HarkRuntime", "HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkNumbers", "HarkSpeech", "HarkVoice",
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "Logging", package: "swift-log")],

@@ -183,6 +183,11 @@ private struct SourceReader {
         }
     }
 
+    /// A value as Home Assistant gives it: 0.5, -3, 20 (no ".0").
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// A block's `requires_context:` or `excludes_context:`: the entity's domain and device
     /// class are what a home's entities tell (`HomeEntities`); anything else is noted.
     private mutating func readContext(_ node: Node, key: String) -> [String: [String]] {
@@ -220,9 +225,19 @@ private struct SourceReader {
                 }
             } else if let range = body["range"]?.mapping, let low = range["from"]?.int, let high = range["to"]?.int {
                 let step = range["step"]?.int ?? 1
-                lists[name] = ["(\(low)..\(high),\(step))"]
-                if range["type"] != nil || range["multiplier"] != nil {
-                    note(key, "list \(name): the range's type: and multiplier: are not carried over; its values are the numbers said")
+                if let multiplier = range["multiplier"]?.float, multiplier != 1 {
+                    // The number said is not the value ("down by three percent" is -3): each
+                    // number stands for itself times the multiplier.
+                    guard step > 0, (high - low) / step < RhasspyImporter.maximumValues else {
+                        note(key, "list \(name): a range of more than \(RhasspyImporter.maximumValues) numbers with a multiplier; sentences that use it are left out")
+                        unsayable[name] = "is a range too long to write out with its multiplier"
+                        continue
+                    }
+                    lists[name] = stride(from: low, through: high, by: step).map { number in
+                        "(\(number)..\(number)):\(Self.number(Double(number) * multiplier))"
+                    }
+                } else {
+                    lists[name] = ["(\(low)..\(high),\(step))"]
                 }
             } else if body["wildcard"]?.bool == true {
                 wildcards.insert(name)

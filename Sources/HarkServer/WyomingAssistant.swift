@@ -3,6 +3,7 @@ public import HarkRuntime
 public import HarkVoice
 import HarkDialogue
 import HarkGrammar
+import HarkNumbers
 public import HarkSpeech
 public import HarkIntents
 public import HarkWyoming
@@ -51,9 +52,10 @@ public final class WyomingAssistant: Sendable {
         try await assistant.speech.speak(text, voice: voice)
     }
 
-    /// The intent typed text asks for at the start of a request, nil when no app's phrase says it.
+    /// The intent typed text asks for at the start of a request, nil when no app's phrase says
+    /// it. Numbers typed as digits ("a 5-minute timer") are read as the phrases say them.
     public func recognize(_ text: String) -> IntentMatch? {
-        topLevel.interpret(Grammar.words(ofTyped: text)).flatMap { catalog.match($0) }
+        topLevel.interpret(TypedNumbers.spellingOut(Grammar.words(ofTyped: text))).flatMap { catalog.match($0) }
     }
 
     /// A conversation for one client, apart from every other.

@@ -298,4 +298,35 @@ import Testing
         #expect(home.notes == ["states.json:3: an entry without entity_id, left out"])
         #expect(throws: HomeEntities.Failure.self) { try HomeEntities.read("just words", file: "x.yaml") }
     }
+
+    /// A range with a multiplier: the number said stands for itself times it ("down by three
+    /// percent" is -3), as Home Assistant gives the value. The same words standing for another
+    /// value in another sentence of the intent (up by three: 3) cannot share the parameter: that
+    /// sentence is left out and said so, never heard as -3.
+    @Test func aRangesMultiplierGivesTheValue() throws {
+        let result = HomeAssistantImporter.makeApp(name: "Volume", file: "volume.yaml", text: """
+            language: en
+            intents:
+              HassSetVolumeRelative:
+                data:
+                  - sentences: ["volume down by {volume_step_down:volume_step} percent"]
+                  - sentences: ["volume up by {volume_step_up:volume_step} percent"]
+            lists:
+              volume_step_down:
+                range: {from: 1, to: 3, multiplier: -1}
+              volume_step_up:
+                range: {from: 1, to: 3}
+            """)
+        #expect(result.report == ["volume.yaml:6: {volume_step}: \"one\" stands for \"1\" here but \"-1\" in an earlier sentence of HassSetVolumeRelative; the sentence is left out"],
+                "\(result.report)")
+        let app = try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "volume")
+        let catalog = AppCatalog(apps: [app])
+        let graph = WordGraph(catalog.topLevelGrammar())
+        func value(_ text: String) -> String? {
+            graph.interpret(Grammar.words(of: text)).flatMap { catalog.match($0) }?.values["volume_step"]?.value.identifier
+        }
+        #expect(value("volume down by three percent") == "-3")
+        #expect(value("volume up by three percent") == nil)
+        #expect(value("volume down by four percent") == nil)
+    }
 }

@@ -1,0 +1,33 @@
+/// Numbers typed as digits ("set a 5-minute timer", "volume to 58%"), spelt out as a grammar
+/// listens for them ("five minute", "fifty eight percent"): typed requests meet the phrases
+/// speech is heard against, where numbers are words.
+public enum TypedNumbers {
+    /// `words` (lower case, split on spaces) with each whole number of digits written out, a
+    /// percent or degree sign after it said, and a hyphen between a number and a word dropped.
+    /// Other words, decimals and numbers beyond `NumberWords.largestSpoken` are kept as typed.
+    public static func spellingOut(_ words: [String]) -> [String] {
+        words.flatMap { word -> [String] in
+            var rest = Substring(word)
+            var sign: String?
+            if rest.hasSuffix("%") { sign = "percent" } else if rest.hasSuffix("°") { sign = "degrees" }
+            if sign != nil { rest = rest.dropLast() }
+            // "67-seconds", "40-hour": the number and the word.
+            var unit: String?
+            if let hyphen = rest.firstIndex(of: "-"), hyphen != rest.startIndex,
+               rest[..<hyphen].allSatisfy(\.isASCIIDigit), rest[rest.index(after: hyphen)...].allSatisfy(\.isLetter) {
+                unit = String(rest[rest.index(after: hyphen)...])
+                rest = rest[..<hyphen]
+            }
+            if rest.isEmpty, let sign { return [sign] }
+            guard !rest.isEmpty, rest.count <= 12, rest.allSatisfy(\.isASCIIDigit), let number = Int(rest),
+                  let spoken = NumberWords.spoken(number) else {
+                return [word]
+            }
+            return spoken.split(separator: " ").map(String.init) + [sign, unit].compactMap { $0 }.filter { !$0.isEmpty }
+        }
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,28 @@
+import HarkNumbers
+import Testing
+
+/// Digits typed in a request, spelt out as the phrases say numbers.
+@Suite struct TypedNumbersTests {
+    func spelt(_ text: String) -> String {
+        TypedNumbers.spellingOut(text.split(separator: " ").map(String.init)).joined(separator: " ")
+    }
+
+    @Test func digitsSignsAndHyphensBecomeWords() {
+        #expect(spelt("cancel the timer for 27 minutes") == "cancel the timer for twenty seven minutes")
+        #expect(spelt("set the volume to 58%") == "set the volume to fifty eight percent")
+        #expect(spelt("set it to 66 %") == "set it to sixty six percent")
+        #expect(spelt("heat to 21°") == "heat to twenty one degrees")
+        #expect(spelt("a 5-minute timer") == "a five minute timer")
+        #expect(spelt("the 100 seconds") == "the one hundred seconds")
+        #expect(spelt("0 percent") == "zero percent")
+    }
+
+    /// What is not a whole number is left as typed: a decimal, a code, a word with a hyphen.
+    @Test func otherWordsAreKept() {
+        #expect(spelt("26.5 degrees") == "26.5 degrees")
+        #expect(spelt("wi-fi on") == "wi-fi on")
+        #expect(spelt("r2d2 and 5g") == "r2d2 and 5g")
+        #expect(spelt("-3 steps") == "-3 steps")
+        #expect(spelt("99999999999999 stars") == "99999999999999 stars")
+    }
+}

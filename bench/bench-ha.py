@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""make bench-ha: Home Assistant's own English sentences imported into Hark, and typed requests
+understood as Home Assistant's own matcher (hassil) understands them.
+
+Imports the home-assistant-intents package's data/en.json with `hark import home-assistant
+--entities HOME`, draws sentences from the same templates with hassil's sampler (the home's
+entities, areas and floors filling {name}, {area} and {floor}), has hassil recognise each (the
+reference: its intent and slot values), then sends each to `hark serve` as a Wyoming `recognize`
+event through the reference `wyoming` client. Per intent and in all it prints: sentences Hark
+understood exactly (the same intent and every slot value), missed (not recognised) and WRONG
+(another intent, or a slot value that differs: an action Home Assistant would carry out wrongly).
+
+    python3 bench/bench-ha.py --hark HARK --home HOME.yaml --out DIR [--per-intent N] [--json FILE]
+
+hassil and home-assistant-intents serve as peers here only, never in the product.
+"""
+import argparse
+import asyncio
+import collections
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import yaml
+from hassil import Intents, recognize_best
+from hassil.intents import TextSlotList
+from hassil.errors import MissingListError
+from hassil.sample import sample_sentence
+from wyoming.client import AsyncTcpClient
+from wyoming.intent import Intent, NotRecognized, Recognize
+
+import home_assistant_intents
+
+
+def home_lists(path):
+    """hassil's slot lists for the home file: name (with each entity's domain, device class and
+    area as the context requires_context: matches), area and floor."""
+    with open(path, encoding="utf-8") as handle:
+        home = yaml.safe_load(handle)
+    names, areas, floors = [], [], []
+    for entity in home.get("entities", []):
+        context = {"domain": entity["id"].split(".", 1)[0]}
+        device_class = (entity.get("attributes") or {}).get("device_class")
+        if device_class:
+            context["device_class"] = device_class
+        if entity.get("area"):
+            context["area"] = entity["area"]
+        for said in [entity["name"]] + entity.get("aliases", []):
+            names.append((said, entity["name"], context))
+    for area in home.get("areas", []):
+        for said in [area["name"]] + area.get("aliases", []):
+            areas.append((said, area["name"]))
+    for floor in home.get("floors", []):
+        floors.append((floor["name"], floor["name"]))
+    return {
+        "name": TextSlotList.from_tuples(names, allow_template=True, name="name"),
+        "area": TextSlotList.from_tuples(areas, allow_template=True, name="area"),
+        "floor": TextSlotList.from_tuples(floors, allow_template=True, name="floor"),
+    }
+
+
+def same_value(hark_value, hassil_value):
+    """Hark writes a value's spaces as "_" (a value's id is one word); case does not matter, nor
+    how a number is written (-3 and -3.0)."""
+    try:
+        return float(hark_value) == float(hassil_value)
+    except (TypeError, ValueError):
+        return str(hark_value).replace("_", " ").lower() == str(hassil_value).lower()
+
+
+async def hark_recognize(port, texts):
+    """Each text's intent from hark serve: (name, {slot: value}) or None when not recognised."""
+    results = []
+    client = AsyncTcpClient("127.0.0.1", port)
+    await client.connect()
+    try:
+        for text in texts:
+            await client.write_event(Recognize(text=text).event())
+            event = await client.read_event()
+            if event is None:
+                raise SystemExit("hark serve closed the connection")
+            if Intent.is_type(event.type):
+                intent = Intent.from_event(event)
+                name = intent.name.split(".", 1)[-1]
+                results.append((name, {entity.name: entity.value for entity in intent.entities}))
+            elif NotRecognized.is_type(event.type):
+                results.append(None)
+            else:
+                raise SystemExit(f"unexpected {event.type} for recognize")
+    finally:
+        await client.disconnect()
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hark", required=True)
+    parser.add_argument("--home", required=True, help="areas, floors and entities (the intent tests' fixture YAML)")
+    parser.add_argument("--out", required=True, help="folder for the imported app and the report")
+    parser.add_argument("--per-intent", type=int, default=60, help="sentences drawn from each intent at most")
+    parser.add_argument("--json", help="write every sentence's outcome here")
+    args = parser.parse_args()
+
+    data_path = os.path.join(os.path.dirname(home_assistant_intents.__file__), "data", "en.json")
+    with open(data_path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    app = os.path.join(args.out, "ha_home")
+    started = time.monotonic()
+    imported = subprocess.run([args.hark, "import", "home-assistant", data_path, "--entities", args.home,
+                               "--out", app, "--force"], capture_output=True, text=True)
+    if imported.returncode != 0:
+        sys.exit(f"hark import failed ({imported.returncode}):\n{imported.stdout[-3000:]}{imported.stderr}")
+    print(f"imported {data_path} in {time.monotonic() - started:.1f} s: {imported.stdout.strip().splitlines()[-1]}", file=sys.stderr)
+
+    intents = Intents.from_dict(data)
+    # The sentences' own lists, and the home's (which Home Assistant fills from its devices).
+    lists = {**intents.slot_lists, **home_lists(args.home)}
+    random.seed(0)
+    # Every template of an intent, a few of its first expansions each (all of them would not
+    # fit in memory: a home multiplies them by its entities), then a random share per intent.
+    drawn = collections.defaultdict(set)
+    for intent_name, intent in intents.intents.items():
+        for block in intent.data:
+            for template in block.sentences:
+                try:
+                    ways = list(itertools.islice(sample_sentence(template, slot_lists=lists, expansion_rules=intents.expansion_rules,
+                                                                 language="en"), 400))
+                except MissingListError:
+                    continue
+                # A wildcard's words are anyone's: hassil samples its name, which is no request.
+                ways = [way for way in ways if "{" not in way]
+                drawn[intent_name].update(random.sample(ways, min(len(ways), 4)))
+    sentences = []
+    for intent_name in sorted(drawn):
+        texts = sorted(drawn[intent_name])
+        random.shuffle(texts)
+        sentences += [(intent_name, " ".join(text.split())) for text in texts[:args.per_intent]]
+
+    # The reference: what hassil itself understands each sentence as (a sentence it cannot
+    # match back, such as one needing the satellite's area, is left out of the comparison).
+    reference = []
+    for intent_name, text in sentences:
+        # As Home Assistant's own conversation agent asks: the best of the matches, preferring
+        # one whose entity name is a real name over a wildcard's words.
+        result = recognize_best(text, intents, slot_lists=lists, language="en", best_slot_name="name")
+        if result is None:
+            continue
+        slots = {name: entity.value for name, entity in result.entities.items()}
+        reference.append((text, result.intent.name, slots))
+    print(f"{len(reference)} sentences from {len(drawn)} intents, as hassil understands them", file=sys.stderr)
+
+    server = subprocess.Popen([args.hark, "serve", "--uri", "tcp://127.0.0.1:0", "--apps", app, "--log-level", "error"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        if "serving Wyoming on tcp://" not in line:
+            sys.exit(f"hark serve did not start: {line}")
+        port = int(line.strip().rsplit(":", 1)[1])
+        started = time.monotonic()
+        heard = asyncio.run(hark_recognize(port, [text for text, _, _ in reference]))
+        seconds = time.monotonic() - started
+    finally:
+        server.terminate()
+        server.wait()
+
+    by_intent = collections.defaultdict(collections.Counter)
+    outcomes = []
+    for (text, intent_name, slots), hark in zip(reference, heard):
+        if hark is None:
+            verdict = "missed"
+        elif hark[0] == intent_name and set(hark[1]) >= set(slots) and all(
+                same_value(hark[1][name], value) for name, value in slots.items()):
+            verdict = "right"
+        else:
+            verdict = "wrong"
+        by_intent[intent_name][verdict] += 1
+        outcomes.append({"text": text, "intent": intent_name, "slots": slots, "verdict": verdict,
+                         "hark": None if hark is None else {"intent": hark[0], "slots": hark[1]}})
+
+    print(f"{'intent':34} {'right':>7} {'missed':>7} {'WRONG':>7}")
+    total = collections.Counter()
+    for intent_name in sorted(by_intent):
+        counts = by_intent[intent_name]
+        total.update(counts)
+        print(f"{intent_name:34} {counts['right']:>7} {counts['missed']:>7} {counts['wrong']:>7}")
+    n = sum(total.values())
+    print(f"{'all':34} {total['right']:>7} {total['missed']:>7} {total['wrong']:>7}")
+    print(f"understood as hassil does: {total['right']}/{n} ({100 * total['right'] / max(n, 1):.1f} %); "
+          f"wrong actions: {total['wrong']} ({100 * total['wrong'] / max(n, 1):.1f} %); "
+          f"{1000 * seconds / max(n, 1):.1f} ms a sentence through hark serve")
+    wrong = [o for o in outcomes if o["verdict"] == "wrong"]
+    if wrong:
+        print("wrong actions (first 20):")
+        for outcome in wrong[:20]:
+            print(f"  \"{outcome['text']}\": hassil {outcome['intent']} {outcome['slots']}, Hark {outcome['hark']}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump({"sentences": n, "right": total["right"], "missed": total["missed"], "wrong": total["wrong"],
+                       "outcomes": outcomes}, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
