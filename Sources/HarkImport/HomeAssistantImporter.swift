@@ -32,9 +32,15 @@ public enum HomeAssistantImporter {
             reader.lists.merge(home.lists) { _, fromHome in fromHome }
         }
         let file = files.count == 1 ? files[0].name : "\(files.count) files"
-        // Expansion rules are shared by every intent, as Home Assistant shares them.
-        let sections = reader.intents.map {
-            RhasspySentences.Section(intent: $0.name, line: $0.line, rules: reader.rules, sentences: $0.sentences, file: $0.file)
+        // Expansion rules are shared by every intent, as Home Assistant shares them. Sentences
+        // that name an entity come first: where the same words also read as an area and a kind
+        // of device ("turn off my kitchen fan": the entity, or the kitchen's fans), Hark takes
+        // the first phrase that fits, and Home Assistant the entity.
+        let sections = reader.intents.map { intent in
+            let naming = intent.sentences.filter { SourceReader.namesEntity($0.expression) }
+            let others = intent.sentences.filter { !SourceReader.namesEntity($0.expression) }
+            return RhasspySentences.Section(intent: intent.name, line: intent.line, rules: reader.rules,
+                                            sentences: naming + others, file: intent.file)
         }
         var importer = RhasspyImporter(file: file, sentences: RhasspySentences(sections: sections, notes: []),
                                        slots: reader.lists, unsayableLists: reader.unsayable, freeTextLists: reader.wildcards,
@@ -180,6 +186,16 @@ private struct SourceReader {
             } else {
                 intents.append((name, key.mark?.line ?? 0, file, sentences))
             }
+        }
+    }
+
+    /// Whether a sentence says the `name` slot (an entity).
+    static func namesEntity(_ expression: RhasspySentences.Expression) -> Bool {
+        switch expression {
+        case .tagged(_, let name, _): name == "name"
+        case .sequence(let parts), .alternatives(let parts): parts.contains(where: namesEntity)
+        case .optional(let inner), .substituted(let inner, _): namesEntity(inner)
+        case .word, .rule, .slotList, .numberRange: false
         }
     }
 
