@@ -19,6 +19,13 @@ public enum TypedNumbers {
                 rest = rest[..<hyphen]
             }
             if rest.isEmpty, let sign { return [sign] }
+            // "thirty-one" as it is heard: two words.
+            let halves = rest.split(separator: "-", omittingEmptySubsequences: false)
+            if halves.count == 2, NumberWords.tens.contains(String(halves[0])), NumberWords.units.contains(String(halves[1])) {
+                return halves.map(String.init) + [sign].compactMap { $0 }
+            }
+            // "nine%": a number said in words, then the sign.
+            if let sign, rest.allSatisfy(\.isLetter) { return [String(rest), sign] }
             guard !rest.isEmpty, rest.count <= 12, rest.allSatisfy(\.isASCIIDigit), let number = Int(rest),
                   let spoken = NumberWords.spoken(number) else {
                 return [word]

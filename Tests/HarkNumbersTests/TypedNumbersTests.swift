@@ -15,6 +15,9 @@ import Testing
         #expect(spelt("a 5-minute timer") == "a five minute timer")
         #expect(spelt("the 100 seconds") == "the one hundred seconds")
         #expect(spelt("0 percent") == "zero percent")
+        #expect(spelt("to thirty-one percent") == "to thirty one percent")
+        #expect(spelt("up by nine%") == "up by nine percent")
+        #expect(spelt("ninety-five%") == "ninety five percent")
     }
 
     /// What is not a whole number is left as typed: a decimal, a code, a word with a hyphen.
