@@ -64,12 +64,11 @@ def home_lists(path):
 
 
 def same_value(hark_value, hassil_value):
-    """Hark writes a value's spaces as "_" (a value's id is one word); case does not matter, nor
-    how a number is written (-3 and -3.0)."""
+    """The same value: case does not matter, nor how a number is written (-3 and -3.0)."""
     try:
         return float(hark_value) == float(hassil_value)
     except (TypeError, ValueError):
-        return str(hark_value).replace("_", " ").lower() == str(hassil_value).lower()
+        return str(hark_value).lower() == str(hassil_value).lower()
 
 
 async def hark_recognize(port, texts):

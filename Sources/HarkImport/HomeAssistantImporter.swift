@@ -234,10 +234,7 @@ private struct SourceReader {
                         return nil
                     }
                     // "in" is said, "out" is what the slot gets: a group substitution.
-                    return "(\(said)):\(meant.replacingOccurrences(of: " ", with: "_"))"
-                }
-                if body["values"]?.sequence?.contains(where: { $0.mapping?["out"]?.string?.contains(" ") == true }) == true {
-                    note(key, "list \(name): an out: value with spaces has them written as _ (a value's id is one word)")
+                    return "(\(said)):\(RhasspySentences.substitute(meant))"
                 }
             } else if let range = body["range"]?.mapping, let low = range["from"]?.int, let high = range["to"]?.int {
                 let step = range["step"]?.int ?? 1

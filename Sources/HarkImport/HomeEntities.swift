@@ -105,7 +105,7 @@ public struct HomeEntities: Sendable, Equatable {
     /// file's form): each way of saying a thing, standing for its name.
     var lists: [String: [String]] {
         func lines(_ things: [(said: [String], name: String)]) -> [String] {
-            things.flatMap { thing in thing.said.map { "(\($0)):\(thing.name.replacingOccurrences(of: " ", with: "_"))" } }
+            things.flatMap { thing in thing.said.map { "(\($0)):\(RhasspySentences.substitute(thing.name))" } }
         }
         var result: [String: [String]] = [:]
         if !entities.isEmpty { result["name"] = lines(entities.map { ($0.said, $0.name) }) }
@@ -121,7 +121,7 @@ public struct HomeEntities: Sendable, Equatable {
         for entity in entities {
             var known = ["domain": entity.domain]
             if let deviceClass = entity.deviceClass { known["device_class"] = deviceClass }
-            result[entity.name.replacingOccurrences(of: " ", with: "_"), default: []].append(known)
+            result[entity.name, default: []].append(known)
         }
         return result
     }

@@ -422,7 +422,7 @@ struct PhraseWriter {
             case .word(let word, let substitute):
                 let said = spoken(word)
                 guard !said.isEmpty else { return [([], [])] }
-                let value = substitute.map { $0.isEmpty ? [] : [$0] } ?? [said]
+                let value = substitute.map { $0.isEmpty ? [] : [RhasspySentences.value(ofSubstitute: $0)] } ?? [said]
                 return [([said], value)]
             case .sequence(let parts):
                 var current: [(spoken: [String], value: [String])] = [([], [])]
@@ -433,7 +433,7 @@ struct PhraseWriter {
             case .optional(let inner):
                 return [([], [])] + walk(inner)
             case .substituted(let inner, let substitute):
-                return walk(inner).map { ($0.spoken, substitute.isEmpty ? [] : [substitute]) }
+                return walk(inner).map { ($0.spoken, substitute.isEmpty ? [] : [RhasspySentences.value(ofSubstitute: substitute)]) }
             case .rule(let name):
                 guard let body = rule(named: name) else { return [] }
                 defer { rulesInUse.removeLast() }

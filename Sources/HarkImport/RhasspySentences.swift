@@ -52,6 +52,20 @@ public struct RhasspySentences: Sendable, Equatable {
         public var description: String { "\(line): \(text)" }
     }
 
+    /// A space inside a substitute (`(living room):Living%20Room`), where the language ends a
+    /// substitute at a space: Home Assistant's values and names hold spaces.
+    static let spaceInSubstitute = "%20"
+
+    /// `value` written as a substitute.
+    static func substitute(_ value: String) -> String {
+        value.replacingOccurrences(of: " ", with: spaceInSubstitute)
+    }
+
+    /// The value a substitute stands for.
+    static func value(ofSubstitute substitute: String) -> String {
+        substitute.replacingOccurrences(of: spaceInSubstitute, with: " ")
+    }
+
     public var sections: [Section] = []
     public var notes: [Note] = []
 

@@ -274,20 +274,20 @@ import Testing
             return ([match.intent.name] + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" })
                 .joined(separator: " ")
         }
-        #expect(heard("turn off the bedroom lamp") == "HassTurnOff name=bedroom_lamp")
-        #expect(heard("turn off kitchen light") == "HassTurnOff name=kitchen_light")
+        #expect(heard("turn off the bedroom lamp") == "HassTurnOff name=bedroom lamp")
+        #expect(heard("turn off kitchen light") == "HassTurnOff name=kitchen light")
         #expect(heard("turn off the front door") == nil)
         // The entity, as Home Assistant reads it, not the kitchen's fans.
-        #expect(heard("turn off the kitchen fan") == "HassTurnOff name=kitchen_fan")
+        #expect(heard("turn off the kitchen fan") == "HassTurnOff name=kitchen fan")
         #expect(heard("turn off the kitchen fans") == "HassTurnOff area=Kitchen domain=fan")
         #expect(heard("turn off the lights in the bedchamber") == "HassTurnOff area=Bedroom domain=light")
-        #expect(heard("is the front door locked") == "HassGetState name=front_door")
+        #expect(heard("is the front door locked") == "HassGetState name=front door")
         #expect(heard("is the back door locked") == nil)
-        #expect(heard("is the back door open") == "HassGetState name=back_door")
+        #expect(heard("is the back door open") == "HassGetState name=back door")
         #expect(heard("is the garage door open") == nil)
-        #expect(heard("is the back door shut") == "HassGetState name=back_door")
+        #expect(heard("is the back door shut") == "HassGetState name=back door")
         #expect(heard("is the front door shut") == nil)
-        #expect(heard("what is on the ground floor") == "HassGetState floor=Ground_Floor")
+        #expect(heard("what is on the ground floor") == "HassGetState floor=Ground Floor")
     }
 
     /// Home Assistant's REST API's /api/states, as a home's entities: names and device classes,
