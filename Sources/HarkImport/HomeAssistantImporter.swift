@@ -49,6 +49,7 @@ public enum HomeAssistantImporter {
         importer.skipWords = reader.skipWords
         importer.contexts = home?.contexts
         var result = importer.makeApp(name: name)
+        result.app.bareIntentNames = true
         result.report = reader.notes + result.report
         return result
     }

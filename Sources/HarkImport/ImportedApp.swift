@@ -84,6 +84,8 @@ public struct ImportedApp: Sendable, Equatable {
     public var name: String
     public var description: String
     public var intents: [Intent] = []
+    /// Intents named to Wyoming clients as they are (Home Assistant's own names).
+    public var bareIntentNames = false
 
     /// Names each parameter's type: the parameter's name in UpperCamelCase ("light_name" is
     /// LightName), shared by parameters with the same values, and prefixed with the intent's
@@ -125,6 +127,10 @@ public enum AppYAML {
         var lines = header.map { "# " + $0 }
         lines.append("name: \(quoted(app.name))")
         lines.append("description: \(quoted(app.description))")
+        if app.bareIntentNames {
+            lines.append("# Intents are named to Wyoming clients as Home Assistant names them (HassTurnOn).")
+            lines.append("wyomingIntentNames: bare")
+        }
         let types = app.types
         if !types.isEmpty {
             lines.append("")

@@ -29,6 +29,9 @@ public struct AppManifest: Sendable, Equatable {
     public var folder: URL?
     /// Things worth fixing that do not stop the app from working.
     public var warnings: [ManifestError.Problem] = []
+    /// Whether a Wyoming client is told this app's intents by their own names ("HassTurnOn", as
+    /// Home Assistant's are) rather than with the app's identifier ("home.ChangeLightState").
+    public var bareIntentNames = false
 
     public func intent(named name: String) -> IntentDefinition? {
         intents.first { $0.name == name }

@@ -49,7 +49,7 @@ struct ManifestReader {
 
     private mutating func manifest(_ top: Node.Mapping, identifier: String, at root: Node) -> AppManifest {
         checkKeys(top, allowed: ["name", "alternativeNames", "description", "types", "intents", "systemIntents",
-                                 "shortcuts", "suggestions", "vocabulary", "handler"])
+                                 "shortcuts", "suggestions", "vocabulary", "handler", "wyomingIntentNames"])
         let name = requiredString(top, "name", at: root) ?? identifier
         let alternativeNames = stringList(top["alternativeNames"]) ?? []
         appNames = [name] + alternativeNames
@@ -107,6 +107,13 @@ struct ManifestReader {
                                    description: top["description"]?.string, types: types, intents: intents,
                                    shortcuts: shortcuts, vocabulary: vocabulary, handler: handler, file: file)
         manifest.suggestions = suggestedShortcuts(top["suggestions"], intents: intents)
+        if let naming = top["wyomingIntentNames"] {
+            switch naming.string {
+            case "app": manifest.bareIntentNames = false
+            case "bare": manifest.bareIntentNames = true
+            default: problem(at: naming, "wyomingIntentNames: is app (the default: \"\(identifier).Intent\") or bare (\"Intent\", as Home Assistant names its own)")
+            }
+        }
         manifest.warnings = warnings
         return manifest
     }

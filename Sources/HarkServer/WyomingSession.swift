@@ -206,7 +206,7 @@ struct WyomingSession {
             ["name": .string(name), "value": .string(value.identifier)]
         }
         return [WyomingEvent(WyomingEventType.intent, data: [
-            "name": .string("\(match.app.identifier).\(match.intent.name)"),
+            "name": .string(match.app.bareIntentNames ? match.intent.name : "\(match.app.identifier).\(match.intent.name)"),
             "entities": .array(entities),
             "text": .string(text),
         ])]

@@ -10,10 +10,11 @@ import Testing
 @Suite(.serialized) struct ServeCommandTests {
     /// Starts `hark serve` on a free loopback port and returns it with the port it printed.
     /// `environment` is laid over the isolated one; `errors` receives its standard error.
-    static func startServe(_ extra: [String] = [], environment: [String: String] = [:], errors: Pipe? = nil) throws -> (Process, Int, FileHandle) {
+    static func startServe(_ extra: [String] = [], apps: String = "apps", environment: [String: String] = [:],
+                           errors: Pipe? = nil) throws -> (Process, Int, FileHandle) {
         let process = Process()
         process.executableURL = try Fixtures.executable("hark")
-        process.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", "apps"] + extra
+        process.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", apps] + extra
         process.currentDirectoryURL = Fixtures.root
         process.environment = try isolatedHarkEnvironment().merging(environment) { $1 }
         let output = Pipe()
@@ -161,6 +162,50 @@ import Testing
         }
         #expect(turns[safe: 3]?["reply"] as? String == "Starting your sleep meditation.")
         #expect(!events.contains { $0["event"] as? String == "problem" } && !complaints.contains("lost the hub"), "\(complaints)")
+    }
+
+    /// Home Assistant's sentences imported with its home's entities, served: a typed request
+    /// comes back to the reference of Wyoming's `recognize` as Home Assistant names it, its
+    /// intent (HassTurnOff) and slots (name, domain) with their values as the home names them.
+    @Test func anImportedHomeAssistantHomeIsRecognisedByHomeAssistantsNames() async throws {
+        let folder = try temporaryDirectory()
+        let sentences = folder.appendingPathComponent("sentences.yaml")
+        try """
+            language: en
+            intents:
+              HassTurnOff:
+                data:
+                  - sentences: ["turn off [the] {name}"]
+                    requires_context: {domain: light}
+                  - sentences: ["turn off [the] lights in [the] {area}"]
+                    slots: {domain: light}
+            """.write(to: sentences, atomically: true, encoding: .utf8)
+        let home = folder.appendingPathComponent("home.yaml")
+        try """
+            areas: [{name: Living Room, id: living_room}]
+            entities: [{name: "Reading Lamp", id: light.reading_lamp, area: living_room}]
+            """.write(to: home, atomically: true, encoding: .utf8)
+        let app = folder.appendingPathComponent("home_assistant")
+        let importer = Process()
+        importer.executableURL = try Fixtures.executable("hark")
+        importer.arguments = ["import", "home-assistant", sentences.path, "--entities", home.path, "--out", app.path]
+        importer.environment = try isolatedHarkEnvironment()
+        let (printed, complaints) = try Self.runToEnd(importer)
+        #expect(importer.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self))\(complaints)")
+        let (server, port, _) = try Self.startServe(apps: app.path)
+        defer { server.terminate(); server.waitUntilExit() }
+        let (lampEvent, roomEvent) = try await onOwnThread { () throws -> (WyomingTestClient.Event, WyomingTestClient.Event) in
+            let client = try WyomingTestClient(port: port)
+            try client.send("recognize", ["text": "turn off the reading lamp"])
+            let lamp = try client.expect("intent")
+            try client.send("recognize", ["text": "Turn off the lights in the living room."])
+            return (lamp, try client.expect("intent"))
+        }
+        let lamp = lampEvent.data, room = roomEvent.data
+        #expect(lamp["name"] as? String == "HassTurnOff")
+        #expect(lamp["entities"] as? [[String: String]] == [["name": "name", "value": "Reading Lamp"]])
+        #expect(room["name"] as? String == "HassTurnOff")
+        #expect(room["entities"] as? [[String: String]] == [["name": "area", "value": "Living Room"], ["name": "domain", "value": "light"]])
     }
 
     /// --zeroconf runs Avahi's avahi-publish for the port served and stops it on the way out.
