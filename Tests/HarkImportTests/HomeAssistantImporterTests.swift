@@ -112,13 +112,8 @@ import Testing
 
     @Test func theAppHearsWhatHomeAssistantWould() throws {
         let (_, app) = try Self.imported()
-        let catalog = AppCatalog(apps: [app])
-        let graph = WordGraph(catalog.topLevelGrammar())
-        func heard(_ text: String) -> String? {
-            guard let interpretation = graph.interpret(Grammar.words(of: text)), let match = catalog.match(interpretation) else { return nil }
-            return match.intent.name + " " + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" }
-                .joined(separator: " ")
-        }
+        let heard = Understanding([app])
+        let catalog = heard.catalog
         #expect(heard("switch on the telly light") == "HassTurnOn domain=light name=light.tv")
         #expect(heard("open the garage door") == "HassTurnOn domain=cover name=garage door")
         #expect(heard("turn on the garage door") == nil)
@@ -187,14 +182,9 @@ import Testing
         #expect(result.report.contains("words.yaml:37: \"what can i say\" is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence's other ways are kept"), "\(result.report)")
         #expect(result.app.intents.first { $0.name == "HassStartTimer" }?.phrases == ["[please | could you | i'd like to] set a <minutes> (minute | minutes) timer [please | could you | i'd like to]"])
         let app = try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "words")
-        let catalog = AppCatalog(apps: [app])
+        let heard = Understanding([app])
+        let catalog = heard.catalog
         #expect(catalog.clashes().isEmpty, "\(catalog.clashes())")
-        let graph = WordGraph(catalog.topLevelGrammar())
-        func heard(_ text: String) -> String? {
-            guard let interpretation = graph.interpret(Grammar.words(of: text)), let match = catalog.match(interpretation) else { return nil }
-            return ([match.intent.name] + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" })
-                .joined(separator: " ")
-        }
         #expect(heard("turn off the fan") == "HassTurnOff")
         #expect(heard("turn off the fans") == "HassTurnOff")
         #expect(heard("turn off the fan s") == nil)
@@ -267,13 +257,7 @@ import Testing
                                   "sentences.yaml:20: intent HassVacuumStart has no sentence that could be carried over, left out"],
                 "\(result.report)")
         let app = try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "home")
-        let catalog = AppCatalog(apps: [app])
-        let graph = WordGraph(catalog.topLevelGrammar())
-        func heard(_ text: String) -> String? {
-            guard let interpretation = graph.interpret(Grammar.words(of: text)), let match = catalog.match(interpretation) else { return nil }
-            return ([match.intent.name] + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" })
-                .joined(separator: " ")
-        }
+        let heard = Understanding([app])
         #expect(heard("turn off the bedroom lamp") == "HassTurnOff name=bedroom lamp")
         #expect(heard("turn off kitchen light") == "HassTurnOff name=kitchen light")
         #expect(heard("turn off the front door") == nil)
@@ -334,5 +318,23 @@ import Testing
         #expect(value("volume down by three percent") == "-3")
         #expect(value("volume up by three percent") == nil)
         #expect(value("volume down by four percent") == nil)
+    }
+}
+
+/// What typed words are understood as by a set of apps, as the dialogue reads a request: "Intent
+/// slot=value …" (slots by name), or nil when no phrase says them.
+struct Understanding {
+    let catalog: AppCatalog
+    let graph: WordGraph
+
+    init(_ apps: [AppManifest]) {
+        catalog = AppCatalog(apps: apps)
+        graph = WordGraph(catalog.topLevelGrammar())
+    }
+
+    func callAsFunction(_ text: String) -> String? {
+        guard let interpretation = graph.interpret(Grammar.words(of: text)), let match = catalog.match(interpretation) else { return nil }
+        return ([match.intent.name] + match.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value.identifier)" })
+            .joined(separator: " ")
     }
 }
