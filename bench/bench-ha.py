@@ -10,7 +10,7 @@ event through the reference `wyoming` client. Per intent and in all it prints: s
 understood exactly (the same intent and every slot value), missed (not recognised) and WRONG
 (another intent, or a slot value that differs: an action Home Assistant would carry out wrongly).
 
-    python3 bench/bench-ha.py --hark HARK --home HOME.yaml --out DIR [--per-intent N] [--json FILE]
+    python3 bench/bench-ha.py --hark HARK --home HOME.yaml --out DIR [--per-intent N] [--json FILE] [--spoken N]
 
 hassil and home-assistant-intents serve as peers here only, never in the product.
 """
@@ -95,6 +95,47 @@ async def hark_recognize(port, texts):
     return results
 
 
+VOICES = [("espeak-ng", "en-us"), ("flite", "slt"), ("espeak-ng", "en-gb"), ("flite", "rms"), ("flite", "awb")]
+
+
+def sidecar_value(value):
+    """A slot value as a sidecar gives it: whole numbers without ".0"."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def speak_and_decode(args, app, reference):
+    """Speaks a random share of the sentences hassil understood, each in one of five voices, with
+    the sidecar hark bench reads (hassil's intent and slots), and decodes them against the
+    imported home, plain pocketsphinx beside it."""
+    folder = os.path.join(args.out, "spoken")
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        os.remove(os.path.join(folder, name))
+    chosen = random.Random(1).sample(reference, min(args.spoken, len(reference)))
+    for index, (text, intent_name, slots) in enumerate(chosen):
+        engine, voice = VOICES[index % len(VOICES)]
+        wav = os.path.join(folder, f"{index:04d}.wav")
+        command = ["espeak-ng", "-v", voice, "-w", wav, text] if engine == "espeak-ng" else ["flite", "-voice", voice, "-t", text, "-o", wav]
+        subprocess.run(command, check=True, capture_output=True)
+        with open(os.path.join(folder, f"{index:04d}.json"), "w", encoding="utf-8") as handle:
+            json.dump({"text": text, "intent": {"name": intent_name},
+                       "slots": {name: sidecar_value(value) for name, value in slots.items()},
+                       "voice": f"{engine}:{voice}"}, handle)
+    report = os.path.join(args.out, "spoken.json")
+    decoded = subprocess.run([args.hark, "bench", folder, "--apps", app, "--baseline", "--json", report],
+                             capture_output=True, text=True)
+    if decoded.returncode != 0:
+        sys.exit(f"hark bench failed ({decoded.returncode}): {decoded.stderr[-2000:]}")
+    keep = ("commands accepted", "misrecognitions", "false rejections", "real-time factor", "peak resident", "plain pocketsphinx",
+            "no phrase found")
+    print(f"spoken, {len(chosen)} sentences in {len(VOICES)} synthetic voices (hark bench {folder} --baseline):")
+    for line in decoded.stdout.splitlines():
+        if line.startswith(keep):
+            print("  " + line)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hark", required=True)
@@ -102,6 +143,9 @@ def main():
     parser.add_argument("--out", required=True, help="folder for the imported app and the report")
     parser.add_argument("--per-intent", type=int, default=60, help="sentences drawn from each intent at most")
     parser.add_argument("--json", help="write every sentence's outcome here")
+    parser.add_argument("--spoken", type=int, default=0,
+                        help="also speak this many of the sentences (espeak-ng and flite voices) and decode them with "
+                             "hark bench beside plain pocketsphinx")
     args = parser.parse_args()
 
     data_path = os.path.join(os.path.dirname(home_assistant_intents.__file__), "data", "en.json")
@@ -196,6 +240,8 @@ def main():
         print("wrong actions (first 20):")
         for outcome in wrong[:20]:
             print(f"  \"{outcome['text']}\": hassil {outcome['intent']} {outcome['slots']}, Hark {outcome['hark']}")
+    if args.spoken:
+        speak_and_decode(args, app, reference)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"sentences": n, "right": total["right"], "missed": total["missed"], "wrong": total["wrong"],
