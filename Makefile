@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-ha bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-serve adapt soak install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-ha bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-serve adapt soak soak-quick install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -37,6 +37,7 @@ help:
 	@echo "make bench-echo — wake words said while Hark speaks: quiet room, over its echo, echo cancelled"
 	@echo "make adapt — estimate models/en-us.mllr, the acoustic adaptation, from real voices the benchmarks do not measure"
 	@echo "make soak — ten thousand requests in one process: memory at 1,000 and 10,000"
+	@echo "make soak-quick — the same for 1,000 requests, for development"
 	@echo "make check-release — build the release binary and check it needs no Swift toolchain to run"
 	@echo "make deb — build dist/hark_VERSION_ARCH.deb (make deb-test installs, upgrades and purges it on a clean Debian 12)"
 	@echo "make install — install hark, its apps and a systemd service (PREFIX=$(PREFIX))"
@@ -207,12 +208,14 @@ bench-noise: release
 # Home Assistant's own English sentences (the home-assistant-intents package) imported with a
 # home of 288 entities, and typed requests drawn from them understood as Home Assistant's own
 # matcher (hassil, a peer here only) understands them: right, missed and wrong, per intent.
+HA_SPOKEN ?= 0
 bench-ha: release wyoming-client
 	@python3 -c 'import hassil, home_assistant_intents' 2>/dev/null \
 	    || python3 -m pip install --quiet hassil==3.13.1 home-assistant-intents==2026.12.1 \
 	    || python3 -m pip install --quiet --break-system-packages hassil==3.13.1 home-assistant-intents==2026.12.1
 	@mkdir -p bench-out/ha
-	python3 bench/bench-ha.py --hark $(RELEASE_HARK) --home bench/ha-home.yaml --out bench-out/ha --json bench-out/ha/report.json
+	python3 bench/bench-ha.py --hark $(RELEASE_HARK) --home bench/ha-home.yaml --out bench-out/ha --json bench-out/ha/report.json \
+	    --spoken $(HA_SPOKEN)
 
 # hark serve under load: 8 reference Wyoming clients streaming real recordings at the pace of speech
 # and holding conversations for 2 minutes, then every kind of malformed input (bench/serve-load.py).
@@ -240,6 +243,12 @@ soak: release
 	@mkdir -p bench-out
 	$(RELEASE_HARK) bench-soak audio-fixtures/home-en audio-fixtures/synthetic --apps apps \
 	    --utterances 10000 --checkpoints 100,1000,5000 --json bench-out/soak.json
+
+# The same for 1,000 requests, for development: a leak shows between its checkpoints too.
+soak-quick: release
+	@mkdir -p bench-out
+	$(RELEASE_HARK) bench-soak audio-fixtures/home-en audio-fixtures/synthetic --apps apps \
+	    --utterances 1000 --checkpoints 100,500 --json bench-out/soak-quick.json
 
 # Installs hark, the bundled apps and models, a settings file (kept if one exists), the folder
 # for the owner's apps (/etc/hark/apps: loaded beside the bundled apps, never emptied) and the
