@@ -363,8 +363,20 @@ struct PhraseWriter {
     private mutating func spoken(_ word: String) -> String {
         // Signs said as words: "50%" is "50 percent", "21°" is "21 degrees".
         let said = word.lowercased().replacingOccurrences(of: "%", with: " percent ").replacingOccurrences(of: "°", with: " degrees ")
-        let kept = said.split(separator: " ").map { piece in
-            String(piece.filter { $0.isLetter || $0.isNumber || "'-.".contains($0) })
+        let pieces = said.split(separator: " ").map(String.init)
+        // A fraction Hark cannot say is no word: its digits run together ("1/2" as "12") would
+        // be another number.
+        if let fraction = pieces.first(where: { $0.contains("/") }), Self.fractions[fraction] == nil {
+            refuse("\"\(word)\": the fraction \(fraction) cannot be said as words; the sentence is left out")
+            return ""
+        }
+        let kept = pieces.map { piece -> String in
+            // Numbers and fractions as they are said: "2" is "two", "1/2" is "half".
+            if let fraction = Self.fractions[piece] { return fraction }
+            if piece.allSatisfy(\.isNumber), piece.count <= 12, let number = Int(piece), let words = NumberWords.spoken(number) {
+                return words
+            }
+            return String(piece.filter { $0.isLetter || $0.isNumber || "'-.".contains($0) })
         }.filter { piece in piece.contains { $0.isLetter || $0.isNumber } }.joined(separator: " ")
         if kept != word.lowercased() {
             // Punctuation alone ("-", "?") has nothing to say and means nothing said: no note.
@@ -373,6 +385,9 @@ struct PhraseWriter {
         }
         return kept
     }
+
+    /// Fractions written in sentences, as they are said ("a 1/2 hour" is "a half hour").
+    static let fractions = ["1/2": "half", "1/3": "third", "2/3": "two thirds", "1/4": "quarter", "3/4": "three quarters"]
 
     private mutating func rule(named name: String) -> RhasspySentences.Expression? {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)

@@ -2,6 +2,10 @@
 /// listens for them ("five minute", "fifty eight percent"): typed requests meet the phrases
 /// speech is heard against, where numbers are words.
 public enum TypedNumbers {
+    /// Fractions typed with a slash, as they are said ("8 and a 1/2 hours").
+    static let fractions: [String: [String]] = ["1/2": ["half"], "1/3": ["third"], "2/3": ["two", "thirds"], "1/4": ["quarter"],
+                                                 "3/4": ["three", "quarters"]]
+
     /// `words` (lower case, split on spaces) with each whole number of digits written out, a
     /// percent or degree sign after it said, and a hyphen between a number and a word dropped.
     /// Other words, decimals and numbers beyond `NumberWords.largestSpoken` are kept as typed.
@@ -19,6 +23,7 @@ public enum TypedNumbers {
                 rest = rest[..<hyphen]
             }
             if rest.isEmpty, let sign { return [sign] }
+            if let fraction = fractions[String(rest)] { return fraction + [sign].compactMap { $0 } }
             // "thirty-one" as it is heard: two words.
             let halves = rest.split(separator: "-", omittingEmptySubsequences: false)
             if halves.count == 2, NumberWords.tens.contains(String(halves[0])), NumberWords.units.contains(String(halves[1])) {

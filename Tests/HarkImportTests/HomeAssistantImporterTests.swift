@@ -289,6 +289,34 @@ import Testing
         #expect(throws: HomeEntities.Failure.self) { try HomeEntities.read("just words", file: "x.yaml") }
     }
 
+    /// A fraction in a list ("1/2", Home Assistant's timer_half) is said as a word ("half"),
+    /// never as its digits run together ("12", another number); digits in a sentence are said
+    /// as words; a sentence with a fraction Hark cannot say is left out with a note.
+    @Test func fractionsAndDigitsAreSaidAsWords() throws {
+        let result = HomeAssistantImporter.makeApp(name: "Timers", file: "timers.yaml", text: """
+            language: en
+            intents:
+              HassStartTimer:
+                data:
+                  - sentences: ["set a timer for {minutes} and a {half} minutes", "set a 2 hour timer", "set a 5/8 hour timer"]
+            lists:
+              minutes:
+                range: {from: 1, to: 3}
+              half:
+                values: [{in: "half", out: 30}, {in: "1/2", out: 30}]
+            """)
+        #expect(result.report == ["timers.yaml:5: \"1/2\" is said as \"half\"", "timers.yaml:5: \"2\" is said as \"two\"",
+                                  "timers.yaml:5: \"5/8\": the fraction 5/8 cannot be said as words; the sentence is left out"],
+                "\(result.report)")
+        #expect(result.app.intents[0].phrases.count == 2)
+        let half = result.app.intents[0].parameters.first { $0.name == "half" }?.values.map(\.spoken)
+        #expect(half == ["half"])
+        let heard = Understanding([try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "timers")])
+        #expect(heard("set a timer for two and a half minutes") == "HassStartTimer half=30 minutes=2")
+        #expect(heard("set a timer for two and a twelve minutes") == nil)
+        #expect(heard("set a two hour timer") == "HassStartTimer")
+    }
+
     /// A range with a multiplier: the number said stands for itself times it ("down by three
     /// percent" is -3), as Home Assistant gives the value. The same words standing for another
     /// value in another sentence of the intent (up by three: 3) cannot share the parameter: that

@@ -18,6 +18,8 @@ import Testing
         #expect(spelt("to thirty-one percent") == "to thirty one percent")
         #expect(spelt("up by nine%") == "up by nine percent")
         #expect(spelt("ninety-five%") == "ninety five percent")
+        #expect(spelt("8 and a 1/2 hours") == "eight and a half hours")
+        #expect(spelt("3/4 of an hour") == "three quarters of an hour")
     }
 
     /// What is not a whole number is left as typed: a decimal, a code, a word with a hyphen.
