@@ -1,5 +1,6 @@
 import Foundation
 import HarkIntents
+import HarkNumbers
 import Yams
 
 /// Turns Home Assistant's sentence files (the intents repository's YAML, or `custom_sentences`)
@@ -223,6 +224,32 @@ private struct SourceReader {
         return context
     }
 
+    /// A range's `fractions:` (halves or tenths): "twenty one point five" and "twenty one and a
+    /// half" for 21.5, beside the whole numbers.
+    private mutating func readFractions(_ node: Node, list name: String, low: Int, high: Int, step: Int) {
+        let tenths: [Int]
+        switch node.string {
+        case "halves": tenths = [5]
+        case "tenths": tenths = Array(1...9)
+        default:
+            note(node, "list \(name): fractions: is halves or tenths; only the whole numbers are carried over")
+            return
+        }
+        let wholes = Array(stride(from: max(low, 0), to: high, by: max(step, 1)))
+        guard wholes.count * tenths.count <= RhasspyImporter.maximumValues else {
+            note(node, "list \(name): more than \(RhasspyImporter.maximumValues) fractions; only the whole numbers are carried over")
+            return
+        }
+        for whole in wholes {
+            guard let words = NumberWords.spoken(whole) else { continue }
+            for tenth in tenths {
+                var ways = ["\(words) point \(NumberWords.units[tenth])"]
+                if tenth == 5 { ways.append("\(words) and a half") }
+                lists[name, default: []].append("(\(ways.joined(separator: " | "))):\(whole).\(tenth)")
+            }
+        }
+    }
+
     private mutating func readLists(_ node: Node) {
         guard let mapping = node.mapping else { return note(node, "lists: is a mapping of list names") }
         for (key, value) in mapping {
@@ -252,6 +279,9 @@ private struct SourceReader {
                     }
                 } else {
                     lists[name] = ["(\(low)..\(high),\(step))"]
+                }
+                if let fractions = range["fractions"] {
+                    readFractions(fractions, list: name, low: low, high: high, step: step)
                 }
             } else if body["wildcard"]?.bool == true {
                 wildcards.insert(name)

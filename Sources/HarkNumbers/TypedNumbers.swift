@@ -8,7 +8,8 @@ public enum TypedNumbers {
 
     /// `words` (lower case, split on spaces) with each whole number of digits written out, a
     /// percent or degree sign after it said, and a hyphen between a number and a word dropped.
-    /// Other words, decimals and numbers beyond `NumberWords.largestSpoken` are kept as typed.
+    /// Decimals are said with "point" ("26.5": "twenty six point five"). Other words and numbers
+    /// beyond `NumberWords.largestSpoken` are kept as typed.
     public static func spellingOut(_ words: [String]) -> [String] {
         words.flatMap { word -> [String] in
             var rest = Substring(word)
@@ -31,6 +32,13 @@ public enum TypedNumbers {
             }
             // "nine%": a number said in words, then the sign.
             if let sign, rest.allSatisfy(\.isLetter) { return [String(rest), sign] }
+            // "26.5": the whole number, then "point" and each digit after the dot.
+            if let dot = rest.firstIndex(of: "."), dot != rest.startIndex, rest.index(after: dot) != rest.endIndex,
+               rest[..<dot].count <= 12, rest[..<dot].allSatisfy(\.isASCIIDigit), rest[rest.index(after: dot)...].allSatisfy(\.isASCIIDigit),
+               let whole = Int(rest[..<dot]), let spoken = NumberWords.spoken(whole) {
+                let digits = rest[rest.index(after: dot)...].compactMap { $0.wholeNumberValue }.map { NumberWords.units[$0] }
+                return spoken.split(separator: " ").map(String.init) + ["point"] + digits + [sign, unit].compactMap { $0 }
+            }
             guard !rest.isEmpty, rest.count <= 12, rest.allSatisfy(\.isASCIIDigit), let number = Int(rest),
                   let spoken = NumberWords.spoken(number) else {
                 return [word]

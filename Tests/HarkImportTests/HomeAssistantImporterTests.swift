@@ -317,6 +317,26 @@ import Testing
         #expect(heard("set a two hour timer") == "HassStartTimer")
     }
 
+    /// A range with fractions: halves said "point five" or "and a half", with their values.
+    @Test func aRangesHalvesAreSaid() throws {
+        let result = HomeAssistantImporter.makeApp(name: "Heat", file: "heat.yaml", text: """
+            language: en
+            intents:
+              HassClimateSetTemperature:
+                data:
+                  - sentences: ["set the heat to {temperature} degrees"]
+            lists:
+              temperature:
+                range: {from: 20, to: 22, fractions: halves}
+            """)
+        #expect(result.report.isEmpty, "\(result.report)")
+        let heard = Understanding([try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "heat")])
+        #expect(heard("set the heat to twenty one point five degrees") == "HassClimateSetTemperature temperature=21.5")
+        #expect(heard("set the heat to twenty and a half degrees") == "HassClimateSetTemperature temperature=20.5")
+        #expect(heard("set the heat to twenty two degrees") == "HassClimateSetTemperature temperature=22")
+        #expect(heard("set the heat to twenty two point five degrees") == nil)
+    }
+
     /// A range with a multiplier: the number said stands for itself times it ("down by three
     /// percent" is -3), as Home Assistant gives the value. The same words standing for another
     /// value in another sentence of the intent (up by three: 3) cannot share the parameter: that

@@ -20,12 +20,15 @@ import Testing
         #expect(spelt("ninety-five%") == "ninety five percent")
         #expect(spelt("8 and a 1/2 hours") == "eight and a half hours")
         #expect(spelt("3/4 of an hour") == "three quarters of an hour")
+        #expect(spelt("to 26.5 degrees") == "to twenty six point five degrees")
+        #expect(spelt("21.5°") == "twenty one point five degrees")
     }
 
-    /// What is not a whole number is left as typed: a decimal, a code, a word with a hyphen.
+    /// What is not a number is left as typed: a code, a word with a hyphen, an IP address.
     @Test func otherWordsAreKept() {
-        #expect(spelt("26.5 degrees") == "26.5 degrees")
         #expect(spelt("wi-fi on") == "wi-fi on")
+        #expect(spelt("ping 10.0.0.1") == "ping 10.0.0.1")
+        #expect(spelt("version 2.") == "version 2.")
         #expect(spelt("r2d2 and 5g") == "r2d2 and 5g")
         #expect(spelt("-3 steps") == "-3 steps")
         #expect(spelt("99999999999999 stars") == "99999999999999 stars")
