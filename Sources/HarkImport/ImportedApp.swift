@@ -29,6 +29,8 @@ public struct ImportedApp: Sendable, Equatable {
         /// than all of the parameter's (see `limitPhrasesToTheirValues`).
         public var only: [Int: [String: [String]]] = [:]
         public var parameters: [Parameter] = []
+        /// Parameter → the slot it is told to Wyoming clients as, where they differ (`slot:`).
+        public var slots: [String: String] = [:]
         /// By phrase index, until `limitPhrasesToTheirValues`: the ids each parameter can take in it.
         private var saidValues: [Int: [String: [String]]] = [:]
 
@@ -171,9 +173,11 @@ public enum AppYAML {
             if !intent.parameters.isEmpty {
                 lines.append("    parameters:")
                 for parameter in intent.parameters {
-                    let spokenName = parameter.name.replacingOccurrences(of: "_", with: " ")
+                    let slot = intent.slots[parameter.name]
+                    let spokenName = (slot ?? parameter.name).replacingOccurrences(of: "_", with: " ")
                     lines.append("      \(parameter.name):")
                     lines.append("        type: \(parameter.type)")
+                    if let slot { lines.append("        slot: \(quoted(slot))") }
                     if parameter.isFreeText { lines.append("        maxWords: \(Self.freeTextWords)") }
                     if saidByEvery.contains(parameter.name) {
                         lines.append("        required: true")

@@ -94,7 +94,8 @@ public struct RhasspyImporter {
                 if !sentence.requires.isEmpty || !sentence.excludes.isEmpty {
                     guard limit(&parameters, by: sentence) else { continue }
                 }
-                let (phrases, ownCommands) = Self.leavingOutOwnCommands(phrase)
+                let (written, ownCommands) = Self.leavingOutOwnCommands(phrase)
+                var phrases = written
                 if !ownCommands.isEmpty {
                     let said = ownCommands.map { "\"\($0)\"" }.joined(separator: ", ")
                     note(sentence.line, in: sentence.file, phrases.isEmpty
@@ -102,9 +103,22 @@ public struct RhasspyImporter {
                          : "\(said) is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence's other ways are kept")
                 }
                 if phrases.isEmpty { continue }
-                if let clash = Self.clash(of: parameters, with: intent) {
-                    note(sentence.line, in: sentence.file, "\(clash); the sentence is left out")
-                    continue
+                // A list under a slot whose words stand for other values than an earlier list's
+                // under it ("up by three" is 3, "down by three" -3) is a parameter of its own,
+                // told to Wyoming clients by the slot's name.
+                for index in parameters.indices {
+                    let (name, values) = parameters[index]
+                    guard Self.conflicts(values, with: intent.parameters.first { $0.name == name }) else { continue }
+                    let slot = intent.slots[name] ?? name
+                    var number = 2
+                    while Self.conflicts(values, with: intent.parameters.first { $0.name == "\(slot)_\(number)" })
+                            || parameters.contains(where: { $0.0 == "\(slot)_\(number)" }) {
+                        number += 1
+                    }
+                    let renamed = "\(slot)_\(number)"
+                    parameters[index].0 = renamed
+                    phrases = phrases.map { $0.replacingOccurrences(of: "<\(name)>", with: "<\(renamed)>") }
+                    intent.slots[renamed] = slot
                 }
                 if let wildcard = writer.freeTextParameters.first {
                     if let problem = Self.freeTextProblem(in: phrase, parameter: wildcard) {
@@ -193,19 +207,11 @@ public struct RhasspyImporter {
         return (others.filter { seen.insert($0).inserted }.map { $0.joined(separator: " ") }, said)
     }
 
-    /// Where a sentence's slot gives words a value other than the one an earlier sentence of
-    /// the intent gave them (two lists tagged with one name): a parameter has one value for
-    /// each way it is said, so merging them would change what one of the sentences means.
-    static func clash(of parameters: [(String, [ImportedApp.Value])], with intent: ImportedApp.Intent) -> String? {
-        for (name, values) in parameters {
-            guard let earlier = intent.parameters.first(where: { $0.name == name }) else { continue }
-            for value in values {
-                if let other = earlier.values.first(where: { $0.spoken == value.spoken && $0.id != value.id }) {
-                    return "{\(name)}: \"\(value.spoken)\" stands for \"\(value.id)\" here but \"\(other.id)\" in an earlier sentence of \(intent.title)"
-                }
-            }
-        }
-        return nil
+    /// Whether `values` give words another value than `earlier` gives them: a parameter has one
+    /// value for each way it is said.
+    static func conflicts(_ values: [ImportedApp.Value], with earlier: ImportedApp.Parameter?) -> Bool {
+        guard let earlier else { return false }
+        return values.contains { value in earlier.values.contains { $0.spoken == value.spoken && $0.id != value.id } }
     }
 
     /// Why Hark cannot hold `phrase` with its free text, if it cannot (see `ManifestReader`).

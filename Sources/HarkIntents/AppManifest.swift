@@ -143,6 +143,10 @@ public struct ParameterDefinition: Sendable, Equatable {
     /// Free text said inside a phrase ("add <item> to my shopping list") takes at most this
     /// many words (`maxWords:`); nil: `defaultMaxWords`.
     public var maxWords: Int?
+    /// The name a Wyoming client is told for this parameter (`slot:`), where it differs from
+    /// the parameter's own: two of an intent's parameters may stand for one slot of another
+    /// assistant, each with its own values ("up by three" is 3, "down by three" -3).
+    public var slotName: String?
     public static let defaultMaxWords = 4
     public static let maxWordsRange = 1...8
 

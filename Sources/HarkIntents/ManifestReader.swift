@@ -333,7 +333,7 @@ struct ManifestReader {
                                     earlier: [ParameterDefinition]) -> ParameterDefinition? {
         guard let body = mapping(node, what: "parameter \(name)") else { return nil }
         checkKeys(body, allowed: ["type", "required", "prompt", "shortPrompt", "default", "defaultQuestion", "askWhen",
-                                  "range", "step", "maxWords"])
+                                  "range", "step", "maxWords", "slot"])
         let isRequired = flag(body["required"], default: false)
         let prompt = body["prompt"]?.string
         let defaultValue = body["default"]?.string
@@ -358,6 +358,7 @@ struct ManifestReader {
         var definition = ParameterDefinition(name: name, type: type, isRequired: isRequired, prompt: prompt,
                                              shortPrompt: body["shortPrompt"]?.string, defaultValue: defaultValue,
                                              defaultQuestion: defaultQuestion, condition: condition)
+        definition.slotName = body["slot"]?.string
         if let wordsNode = body["maxWords"] {
             if type != .text {
                 problem(at: wordsNode, "maxWords: applies to text parameters (free text said inside a phrase)")

@@ -203,7 +203,7 @@ struct WyomingSession {
             return [WyomingEvent(WyomingEventType.notRecognized, data: ["text": .string(text)])]
         }
         let entities = match.values.sorted { $0.key < $1.key }.map { name, value -> JSONValue in
-            ["name": .string(name), "value": .string(value.identifier)]
+            ["name": .string(match.intent.parameter(named: name)?.slotName ?? name), "value": .string(value.identifier)]
         }
         return [WyomingEvent(WyomingEventType.intent, data: [
             "name": .string(match.app.bareIntentNames ? match.intent.name : "\(match.app.identifier).\(match.intent.name)"),

@@ -133,20 +133,24 @@ import Testing
     }
 
     /// Two lists tagged with one name in one intent that give the same words different values
-    /// cannot be one parameter: the later sentence is left out, said so, rather than merged.
-    /// Lists that agree are merged, each phrase keeping to its own values.
-    @Test func listsOfOneNameAreCarriedExactlyOrRefused() {
+    /// cannot be one parameter: the later list becomes a parameter of its own (color_2), told to
+    /// Wyoming clients as the tag (slot: color), so each sentence keeps its meaning. Lists that
+    /// agree are merged, each phrase keeping to its own values.
+    @Test func listsOfOneNameAreCarriedExactly() throws {
         let result = Self.importApp("""
             [SetColor]
             paint the wall ($wall){color}
             paint the door ($door){color}
             light the lamp ($lamp){color}
             """, slots: ["wall": ["red:ff0000", "white"], "door": ["red:crimson", "black"], "lamp": ["white", "blue"]])
-        #expect(result.report == ["sentences.ini:3: {color}: \"red\" stands for \"crimson\" here but \"ff0000\" in an earlier sentence of SetColor; the sentence is left out"],
-                "\(result.report)")
-        #expect(result.app.intents[0].phrases == ["paint the wall <color>", "light the lamp <color>"])
+        #expect(result.report.isEmpty, "\(result.report)")
+        #expect(result.app.intents[0].phrases == ["paint the wall <color>", "paint the door <color_2>", "light the lamp <color>"])
         #expect(Self.values(result, "SetColor", "color") == ["red=ff0000", "white", "blue"])
-        #expect(result.app.intents[0].only[1]?["color"] == ["white", "blue"])
+        #expect(Self.values(result, "SetColor", "color_2") == ["red=crimson", "black"])
+        #expect(result.app.intents[0].only[2]?["color"] == ["white", "blue"])
+        let app = try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "paint")
+        #expect(app.intents[0].parameter(named: "color_2")?.slotName == "color")
+        #expect(app.intents[0].parameter(named: "color")?.slotName == nil)
         // One list that says the same words with two values keeps the first and says so.
         let twice = Self.importApp("[SetColor]\npaint it ($c){color}\n", slots: ["c": ["red:1", "red:2", "blue"]])
         #expect(twice.report == ["sentences.ini:2: \"red\" stands for both \"1\" and \"2\"; only the first is kept"], "\(twice.report)")

@@ -179,6 +179,15 @@ import Testing
                     requires_context: {domain: light}
                   - sentences: ["turn off [the] lights in [the] {area}"]
                     slots: {domain: light}
+              HassSetVolumeRelative:
+                data:
+                  - sentences: ["volume down by {volume_step_down:volume_step}"]
+                  - sentences: ["volume up by {volume_step_up:volume_step}"]
+            lists:
+              volume_step_down:
+                range: {from: 1, to: 5, multiplier: -1}
+              volume_step_up:
+                range: {from: 1, to: 5}
             """.write(to: sentences, atomically: true, encoding: .utf8)
         let home = folder.appendingPathComponent("home.yaml")
         try """
@@ -194,14 +203,17 @@ import Testing
         #expect(importer.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self))\(complaints)")
         let (server, port, _) = try Self.startServe(apps: app.path)
         defer { server.terminate(); server.waitUntilExit() }
-        let (lampEvent, roomEvent) = try await onOwnThread { () throws -> (WyomingTestClient.Event, WyomingTestClient.Event) in
+        let events = try await onOwnThread { () throws -> [WyomingTestClient.Event] in
             let client = try WyomingTestClient(port: port)
-            try client.send("recognize", ["text": "turn off the reading lamp"])
-            let lamp = try client.expect("intent")
-            try client.send("recognize", ["text": "Turn off the lights in the living room."])
-            return (lamp, try client.expect("intent"))
+            return try ["turn off the reading lamp", "Turn off the lights in the living room.", "volume down by 3", "volume up by 3"].map { text in
+                try client.send("recognize", ["text": text])
+                return try client.expect("intent")
+            }
         }
-        let lamp = lampEvent.data, room = roomEvent.data
+        let lamp = events[0].data, room = events[1].data
+        // Up and down by three: one slot, each with its own value.
+        #expect(events[2].data["entities"] as? [[String: String]] == [["name": "volume_step", "value": "-3"]])
+        #expect(events[3].data["entities"] as? [[String: String]] == [["name": "volume_step", "value": "3"]])
         #expect(lamp["name"] as? String == "HassTurnOff")
         #expect(lamp["entities"] as? [[String: String]] == [["name": "name", "value": "Reading Lamp"]])
         #expect(room["name"] as? String == "HassTurnOff")
