@@ -172,7 +172,12 @@ public struct TemplateReader {
             if character == ")" || character == "]" { throw Failure(reason: "unmatched \"\(character)\"") }
             // A part written against the one before, with no space ("fan[s]", "batter(y|ies)"),
             // is part of the same word.
-            let touching = position > 0 && !characters[position - 1].isWhitespace && !"(|[".contains(characters[position - 1])
+            var touching = position > 0 && !characters[position - 1].isWhitespace && !"(|[".contains(characters[position - 1])
+            // A space just inside a bracket still parts the words: "[of ](the|my)" is "of the".
+            if touching, ")]".contains(characters[position - 1]), position > 1, characters[position - 2].isWhitespace { touching = false }
+            if touching, "([".contains(characters[position]), position + 1 < characters.count, characters[position + 1].isWhitespace {
+                touching = false
+            }
             // A list, rule or range against a word ("{minutes}( |-)minute") stays apart from it.
             let next = try part()
             if touching, let last = parts.last, let glued = Self.glue(last, next) {
