@@ -372,13 +372,13 @@ struct PhraseWriter {
         let pieces = said.split(separator: " ").map(String.init)
         // A fraction Hark cannot say is no word: its digits run together ("1/2" as "12") would
         // be another number.
-        if let fraction = pieces.first(where: { $0.contains("/") }), Self.fractions[fraction] == nil {
+        if let fraction = pieces.first(where: { $0.contains("/") }), TypedNumbers.fractions[fraction] == nil {
             refuse("\"\(word)\": the fraction \(fraction) cannot be said as words; the sentence is left out")
             return ""
         }
         let kept = pieces.map { piece -> String in
             // Numbers and fractions as they are said: "2" is "two", "1/2" is "half".
-            if let fraction = Self.fractions[piece] { return fraction }
+            if let fraction = TypedNumbers.fractions[piece] { return fraction.joined(separator: " ") }
             if piece.allSatisfy(\.isNumber), piece.count <= 12, let number = Int(piece), let words = NumberWords.spoken(number) {
                 return words
             }
@@ -391,9 +391,6 @@ struct PhraseWriter {
         }
         return kept
     }
-
-    /// Fractions written in sentences, as they are said ("a 1/2 hour" is "a half hour").
-    static let fractions = ["1/2": "half", "1/3": "third", "2/3": "two thirds", "1/4": "quarter", "3/4": "three quarters"]
 
     private mutating func rule(named name: String) -> RhasspySentences.Expression? {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)

@@ -2,8 +2,9 @@
 /// listens for them ("five minute", "fifty eight percent"): typed requests meet the phrases
 /// speech is heard against, where numbers are words.
 public enum TypedNumbers {
-    /// Fractions typed with a slash, as they are said ("8 and a 1/2 hours").
-    static let fractions: [String: [String]] = ["1/2": ["half"], "1/3": ["third"], "2/3": ["two", "thirds"], "1/4": ["quarter"],
+    /// Fractions written with a slash, as they are said ("8 and a 1/2 hours"); sentence
+    /// templates say them the same way.
+    public static let fractions: [String: [String]] = ["1/2": ["half"], "1/3": ["third"], "2/3": ["two", "thirds"], "1/4": ["quarter"],
                                                  "3/4": ["three", "quarters"]]
 
     /// `words` (lower case, split on spaces) with each whole number of digits written out, a
