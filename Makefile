@@ -202,7 +202,8 @@ bench-real: release
 # make bench-real and make bench-wake confirm a change on every recording.
 bench-noise: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ -d bench-out/noise/wake ] || python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
+	@[ "$$(cat bench-out/noise/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
+		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
 	bench/run-bench-noise.sh $(RELEASE_HARK) bench-out/noise bench-out/noise-report
 
 # Home Assistant's own English sentences (the home-assistant-intents package) imported with a

@@ -14,8 +14,8 @@ taken in turn, so each condition holds every noise about equally.
       home-en's 49 commands, one take of each digit by each test speaker, a share of the names
       said alone (to be understood), and a share of the other phrases and of the "jarvis"
       recordings (to be rejected). Each recording has LEAD seconds of the room before it and
-      TAIL (6) seconds after: the noise over the recording's own room (its quietest quarter second, as in
-      make-wake-corpus.py), so the room does not change when the person starts. The sidecar
+      TAIL (6) seconds after: the noise over the recording's own room (its quietest 100 ms,
+      `own_room`), so the room does not change when the person starts. The sidecar
       (the rhasspy-test layout of make-real-corpus.py) says "wakeAt": LEAD, so `hark bench`
       cuts the request from what follows as the live loop would.
   wake/CONDITION/positives/PHRASE/CONDITION/test-ID.wav
@@ -51,6 +51,8 @@ CONDITIONS = [("clean", 60.0), ("snr20", 20.0), ("snr10", 10.0), ("snr05", 5.0),
 REQUEST_SHARE = {"home-en": 49, "fsdd": 30, "mycroft:athena": 20, "mycroft:amelia": 20,
                  "mycroft:not-wake-words": 30, "jarvis": 20}
 WAKE_SHARE = 24  # recordings of each phrase
+# Written into OUTDIR/corpus-version: make bench-noise remakes a corpus of another version.
+VERSION = "3"
 
 
 def spread(items, count):
@@ -61,11 +63,35 @@ def spread(items, count):
     return [items[int(i * step)] for i in range(count)]
 
 
+def own_room(speech, length):
+    """`length` samples of the room a recording was made in: the 100 ms of it (40 ms of a
+    recording under a second) whose loudest 10 ms is the quietest, played forwards and backwards
+    in turn until it fills them.
+
+    Many of these recordings are cut tight round the words. Their quietest quarter second by mean
+    power (make-wake-corpus.py's rule) held the edge of a word: tiled, it made a room that
+    clicked twice a second (home-en's "how cold is it": -47 dBFS bursts in a -81 dBFS room) or
+    said "five five five" (the spoken digits), which no endpointer should take for the end of speech."""
+    frame = RATE // 100
+    window = RATE // 25 if len(speech) < RATE else RATE // 10
+    powers = np.array([np.mean(speech[i:i + frame] ** 2) for i in range(0, len(speech) - frame + 1, frame)])
+    span = window // frame
+    if len(powers) <= span:
+        quietest = speech
+    else:
+        start = int(np.argmin([powers[i:i + span].max() for i in range(len(powers) - span + 1)]))
+        quietest = speech[start * frame:start * frame + window]
+    if len(quietest) == 0:
+        return np.zeros(length)
+    turns = [quietest, quietest[::-1]]
+    return np.concatenate([turns[i % 2] for i in range(length // len(quietest) + 1)])[:length]
+
+
 def in_room(speech, snr, noise, seed, lead, tail):
     """`speech` with `lead` s of its own room before it and `tail` s after, the noise over all
     of it at `snr` dB below the speech (make-real-corpus.py's measure), never clipping."""
     power = real.speech_power(speech)
-    before, after = wake.own_room(speech, int(lead * RATE)), wake.own_room(speech, int(tail * RATE))
+    before, after = own_room(speech, int(lead * RATE)), own_room(speech, int(tail * RATE))
     padded = np.concatenate([before, speech, after])
     piece = wake.bed(noise, seed % len(noise), len(padded))
     mixed = padded + np.sqrt(power / (np.mean(piece ** 2) + 1e-12) / 10 ** (snr / 10)) * piece
@@ -143,6 +169,8 @@ def main():
     shutil.copytree(os.path.join(repo, "apps"), apps, symlinks=True)
     for app in os.listdir(os.path.join(repo, "bench", "real-apps")):
         shutil.copytree(os.path.join(repo, "bench", "real-apps", app), os.path.join(apps, app))
+    with open(os.path.join(stage, "corpus-version"), "w", encoding="utf-8") as f:
+        f.write(VERSION + "\n")
     shutil.rmtree(args.out, ignore_errors=True)
     os.rename(stage, args.out)
 
