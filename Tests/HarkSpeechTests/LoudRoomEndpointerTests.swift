@@ -57,6 +57,43 @@ import Testing
         #expect(room.speechThreshold == 12)
     }
 
+    /// Noise whose level jumps up to 3 dB either way every 30 ms, as dishes or a running tap
+    /// clatter: its frames stand 2 dB above the room's level every few frames.
+    static func clatter(_ seconds: Double, rms: Double, seed: UInt64) -> [Int16] {
+        var state = seed &+ 99
+        let steady = noise(seconds, rms: rms, seed: seed)
+        var gain = 1.0
+        return steady.enumerated().map { index, sample in
+            if index % 480 == 0 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                gain = pow(10, (Double(state >> 11) / Double(1 << 53) - 0.5) * 6 / 20)
+            }
+            return Int16(clamping: Int(Double(sample) * gain))
+        }
+    }
+
+    /// In a clattering room a request ends soon after the voice does (its level over a fifth of a
+    /// second falls back to the room's), where judged frame by frame it ran on to the limit.
+    @Test(arguments: [0.2, 0.01])
+    func aRequestInAClatteringRoomEndsWhenTheVoiceDoes(smoothing: Double) {
+        var settings = EnergyEndpointer.Settings()
+        settings.loudRoomSmoothing = smoothing
+        var room = EnergyEndpointer(settings: settings)
+        room.observe(Self.clatter(5, rms: 520, seed: 5))
+        #expect(room.isLoudRoom)
+        var endpointer = EnergyEndpointer(settings: settings, room: room)
+        let voice = Self.noise(1.2, rms: 520 * sqrt(10), seed: 6)
+        let utterances = endpointer.feed(voice + Self.clatter(12, rms: 520, seed: 7))
+        #expect(utterances.count >= 1)
+        let seconds = Double(utterances.first?.count ?? 0) / 16_000
+        if smoothing >= 0.2 {
+            // The voice, then the room until its level has stayed down for the end silence.
+            #expect(seconds > 1.2 && seconds < 4, "utterance of \(seconds) s")
+        } else {
+            #expect(seconds >= settings.maximumUtterance - 0.1, "judged frame by frame it runs to the limit: \(seconds) s")
+        }
+    }
+
     /// The room's own steady noise, however long, is not speech.
     @Test func aLoudRoomsOwnNoiseIsNotSpeech() {
         var room = EnergyEndpointer()
