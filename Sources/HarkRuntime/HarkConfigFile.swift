@@ -1,5 +1,5 @@
 public import Foundation
-import HarkSpeech
+public import HarkSpeech
 import HarkVoice
 import HarkIntents
 import Yams
@@ -21,6 +21,9 @@ public struct HarkConfigFile: Sendable, Equatable {
     public var logLevel: String?
     /// `request_denoise_above`: the recogniser's `RecognizerConfiguration.denoisesAbove`; nil: never.
     public var requestDenoiseAbove: Double?
+    /// `confirm_in_noise_below`: the recogniser's `RecognizerConfiguration.noisyConfirmation`
+    /// (.some(nil): never); nil when the file does not say.
+    public var noisyConfirmation: NoisyConfirmation??
     /// `other_words`: the words of the list it names, for the recogniser's
     /// `RecognizerConfiguration.otherWords` (read when the file is, so a bad list is refused with
     /// the key named); empty for never; nil when the file does not say (the installed list).
@@ -40,6 +43,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
+        ("confirm_in_noise_below", "in a room noisier than this (dB of signal over noise), ask \"Did you say …?\" before acting on a request heard only just well enough, or never (default: \(String(format: "%g", NoisyConfirmation.standardBelow)))"),
         ("wake_other_words", "a list of common words a likely wake word is checked against, so that speech they explain better does not wake Hark, or never (default: the installed models/other-words.txt)"),
         ("wake_faint_voice_gain", "on or off: bring a voice quieter than \(String(format: "%g", FaintVoiceGain.quietestUsualVoice)) dBFS up to \(String(format: "%g", FaintVoiceGain.usualVoice)) dBFS before the wake word is listened for, for a microphone that barely catches its room (default: off)"),
         ("other_words", "a list of common words searched beside a one-word phrase heard in a quiet room, so that other speech is not taken for it, or never (default: the installed models/other-words.txt)"),
@@ -157,6 +161,10 @@ public struct HarkConfigFile: Sendable, Equatable {
                     throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
                 config.requestDenoiseAbove = line
+            case "confirm_in_noise_below":
+                let below = try roomLevelOrNever()
+                if let below, !(-20...80).contains(below) { throw fail("expected a signal-to-noise ratio from -20 to 80 dB, or never") }
+                config.noisyConfirmation = .some(below.map { NoisyConfirmation(below: $0, reach: NoisyConfirmation.standardReach) })
             case "other_words": config.otherWords = try wordListOrNever()
             case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever()
             case "wake_faint_voice_gain": config.live.wakeAmplifiesFaintVoices = try onOrOff()

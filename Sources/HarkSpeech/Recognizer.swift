@@ -41,6 +41,9 @@ public struct RecognizerConfiguration: Sendable {
     /// beat their rivals in the grammar (`RivalContest`), or nil to measure the contest without
     /// judging by it. See `Confidence.rivalMargin`.
     public var rivalClearance: Double? = Confidence.defaultRivalClearance
+    /// How a request heard in a noisy room is asked about before Hark acts on it
+    /// (`NoisyConfirmation`), or nil to judge it as in a quiet room.
+    public var noisyConfirmation: NoisyConfirmation? = .standard
     /// A grammar whose searched graph has more states than this has the names of its long
     /// lists joined into one word each (`WordAcceptor.joiningChains`): the FSG search pays for
     /// every state on every frame. Below it the cost is small (the bundled apps' 94 states:
@@ -86,11 +89,12 @@ public struct RecognizerConfiguration: Sendable {
     public var otherWords: [String] = []
     public var otherWordsUpTo = 1
     public var otherWordsQuietAbove = 15.0
-    /// The threshold the search beside other words is judged worth its cost at
-    /// (`Confidence.otherWordsCouldDecide`), when that is not `rejectionMargin`: a benchmark
+    /// The threshold the verdict is given at, when that is not `rejectionMargin`: a benchmark
     /// decodes with no threshold, to judge every threshold from one decoding, and sets here the
-    /// one its figures are given at. Nil: `rejectionMargin`.
-    public var otherWordsJudgedAt: Double? = nil
+    /// one its figures are given at. The search beside other words is judged worth its cost
+    /// (`Confidence.otherWordsCouldDecide`), and a noisy room's requests asked about
+    /// (`NoisyConfirmation`), against it. Nil: `rejectionMargin`.
+    public var judgedAt: Double? = nil
     /// "one-word phrases heard at 15 dB SNR or more": where the other words are searched.
     public var otherWordsScope: String {
         (otherWordsUpTo == 1 ? "one-word phrases" : "phrases of at most \(otherWordsUpTo) words")
@@ -517,7 +521,7 @@ public final class Recognizer {
         }
         // Without the confidence pass there is no margin to tell by.
         guard configuration.measuresConfidence else { return true }
-        let threshold = configuration.otherWordsJudgedAt ?? configuration.rejectionMargin
+        let threshold = configuration.judgedAt ?? configuration.rejectionMargin
         return Confidence.otherWordsCouldDecide(margin: judged.margin, threshold: threshold,
                                                 askMargin: threshold - configuration.askBand)
     }
@@ -700,6 +704,13 @@ public final class Recognizer {
         if configuration.measuresConfidence, interpretation != nil, judged.margin >= configuration.askMargin {
             try judgeAgainstRivals(words, in: grammar, cepstra: cepstra, judged: &judged)
         }
+        // In a noisy room a request heard only just well enough is asked about (`NoisyConfirmation`).
+        let heardMargin = judged.margin
+        if configuration.measuresConfidence, let confirmation = configuration.noisyConfirmation {
+            judged.margin = confirmation.judged(heardMargin, signalToNoise: signalToNoise,
+                                                threshold: configuration.judgedAt ?? configuration.rejectionMargin,
+                                                askBand: configuration.askBand)
+        }
         let margin = judged.margin
         var rejection: String?
         // Rejected only for want of confidence, and not by much: worth asking about.
@@ -709,7 +720,10 @@ public final class Recognizer {
         } else if otherWordsHeard {
             rejection = "other words fit better (\"\(words.joined(separator: " "))\")"
         } else if configuration.measuresConfidence, margin < configuration.rejectionMargin {
-            rejection = "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness))\(judged.closeRival.map { ", \"\($0.word)\" nearly as likely as \"\(words[$0.position])\" (" + String(format: "%.2f", $0.gap) + ")" } ?? "") < \(configuration.rejectionMargin))"
+            rejection = heardMargin >= configuration.rejectionMargin
+                ? "heard only just well enough to act on in a noisy room (margin " + String(format: "%.2f", heardMargin)
+                    + ", SNR " + (signalToNoise.map { String(format: "%.0f dB", $0) } ?? "unknown") + "): worth asking"
+                : "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness))\(judged.closeRival.map { ", \"\($0.word)\" nearly as likely as \"\(words[$0.position])\" (" + String(format: "%.2f", $0.gap) + ")" } ?? "") < \(configuration.rejectionMargin))"
             isGuess = interpretation != nil && margin >= configuration.askMargin
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"

@@ -69,8 +69,9 @@ struct Bench: AsyncParsableCommand {
             var configuration = try assistantConfiguration(apps: apps, recognizer: recognizer)
             let threshold = configuration.recognizer.rejectionMargin
             configuration.recognizer.rejectionMargin = -.infinity
-            // The search beside other words runs where it could change the verdict at the setting.
-            configuration.recognizer.otherWordsJudgedAt = threshold
+            // The search beside other words runs where it could change the verdict at the setting,
+            // and a noisy room's requests are asked about as they would be at it.
+            configuration.recognizer.judgedAt = threshold
             // A benchmark measures the apps' grammar alone, and what it decodes is not something the person did.
             configuration.database = nil
             let assistant = try await Assistant.start(configuration)

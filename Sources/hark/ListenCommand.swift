@@ -191,6 +191,8 @@ struct Listen: AsyncParsableCommand {
         var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer, voice: voiceSettings)
         // --request-denoise-above wins over the settings file's request_denoise_above.
         if recognizer.requestDenoiseAbove == nil { configuration.recognizer.denoisesAbove = file.requestDenoiseAbove }
+        // --confirm-in-noise-below wins over the settings file's confirm_in_noise_below.
+        if recognizer.confirmInNoiseBelow == nil, let setting = file.noisyConfirmation { configuration.recognizer.noisyConfirmation = setting }
         // --other-words wins over the settings file's other_words.
         if recognizer.otherWords == nil, let words = file.otherWords {
             configuration.recognizer.otherWords = words

@@ -100,7 +100,13 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "margin|none"))
     var rivalClearance: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("In a room noisier than this (dB of signal over noise), ask \"Did you say …?\" before acting on a request heard only just well enough (up to \(String(format: "%g", NoisyConfirmation.standardReach)) above the rejection margin; default \(String(format: "%g", NoisyConfirmation.standardBelow))), or \"none\" to act on it as in a quiet room.",
+                               valueName: "dB|none"))
+    var confirmInNoiseBelow: String?
+
     func validate() throws {
+        if let confirmInNoiseBelow { _ = try Self.noisyConfirmation(confirmInNoiseBelow) }
         if let rivalClearance { _ = try Self.clearance(rivalClearance) }
         if let otherWords { _ = try Self.otherWordsList(otherWords) }
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
@@ -127,6 +133,8 @@ struct RecognizerOptions: ParsableArguments {
         if let requestDenoiseAbove { configuration.denoisesAbove = try? Self.requestDenoisingLevel(requestDenoiseAbove) }
         // validate() has read it: "none" or a margin.
         if let rivalClearance { configuration.rivalClearance = try? Self.clearance(rivalClearance) }
+        // validate() has read it: "none" or a level.
+        if let confirmInNoiseBelow { configuration.noisyConfirmation = try? Self.noisyConfirmation(confirmInNoiseBelow) }
         // validate() has read it: "none" or a list.
         if let otherWords { configuration.otherWords = (try? Self.otherWordsList(otherWords)) ?? [] }
         return configuration
@@ -139,6 +147,15 @@ struct RecognizerOptions: ParsableArguments {
             throw ValidationError("--rival-clearance is a margin from -50 to 50 (e.g. 0.5) or none, not \(text)")
         }
         return clearance
+    }
+
+    /// A --confirm-in-noise-below value: dB from -20 to 80, or nil for "none".
+    static func noisyConfirmation(_ text: String) throws -> NoisyConfirmation? {
+        if text == "none" { return nil }
+        guard let below = Double(text), below.isFinite, (-20...80).contains(below) else {
+            throw ValidationError("--confirm-in-noise-below is a signal-to-noise ratio from -20 to 80 dB (e.g. 20) or none, not \(text)")
+        }
+        return NoisyConfirmation(below: below, reach: NoisyConfirmation.standardReach)
     }
 
     /// A --noise-floor-headroom value: dB from 0 to 60, or nil for "none".

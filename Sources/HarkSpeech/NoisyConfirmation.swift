@@ -1,0 +1,42 @@
+/// In a noisy room Hark asks before it acts on a request it heard only just well enough.
+///
+/// In household noise a wrong action ("turn off" done as "turn on", a name heard as a digit) is
+/// heard with margins just above the threshold, mixed with requests heard right: no threshold
+/// tells them apart without rejecting both. A question ("Did you say turn off the lamp?") costs
+/// the person a "yes" and never does the wrong thing. So below `NoisyConfirmation.standardBelow`
+/// dB (the utterance's `SignalToNoise` estimate), margins from the bottom of the ask band up to
+/// `reach` above the threshold are squeezed into the ask band, in order; margins above that, and
+/// every margin in a quieter room, are left as they are. Margins keep their order: a better
+/// hearing is never judged worse. The figures, chosen
+/// on the tune half of `make bench-real` and judged on bench-noise, are in docs/benchmarks.md.
+public struct NoisyConfirmation: Sendable, Equatable {
+    /// Rooms whose signal-to-noise estimate is below this (dB) are noisy. Audio too short to
+    /// estimate counts as noisy, as for `Confidence.noisePenalty`.
+    public var below: Double
+    /// How far above the rejection margin a request in a noisy room is still asked about.
+    public var reach: Double
+
+    public static let standardBelow = 20.0
+    public static let standardReach = 0.5
+    public static let standard = NoisyConfirmation(below: standardBelow, reach: standardReach)
+
+    public init(below: Double, reach: Double) {
+        self.below = below
+        self.reach = reach
+    }
+
+    /// `margin` as judged in a room whose estimate is `signalToNoise`: in a noisy room, a margin
+    /// from `threshold - askBand` to `threshold + reach` is moved, in proportion, into the ask band
+    /// (`threshold - askBand` up to, not reaching, `threshold`).
+    public func judged(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double) -> Double {
+        guard reach > 0, askBand > 0, (signalToNoise ?? -.infinity) < below else { return margin }
+        let floor = threshold - askBand, top = threshold + reach
+        guard margin >= floor, margin < top else { return margin }
+        return floor + (margin - floor) * askBand / (top - floor)
+    }
+
+    /// Whether `margin` was heard well enough to act on only in a quieter room.
+    public func asksAbout(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double) -> Bool {
+        margin >= threshold && judged(margin, signalToNoise: signalToNoise, threshold: threshold, askBand: askBand) < threshold
+    }
+}
