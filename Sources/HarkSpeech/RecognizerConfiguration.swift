@@ -1,0 +1,103 @@
+public import Foundation
+
+/// Where the recogniser finds its model and how it judges what it heard.
+public struct RecognizerConfiguration: Sendable {
+    /// Debian's pocketsphinx-en-us.
+    public static let debianModel = "/usr/share/pocketsphinx/model/en-us/en-us"
+    public static let debianDictionary = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+    /// The general English language model of pocketsphinx-en-us, for dictation.
+    public static let debianLanguageModel = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"
+
+    public var modelDirectory = RecognizerConfiguration.debianModel
+    public var dictionary = RecognizerConfiguration.debianDictionary
+    /// Used only when a question asks for free text; loaded the first time one does.
+    public var languageModel = RecognizerConfiguration.debianLanguageModel
+    /// Extra pronunciation files in the dictionary's format ("word PH O N E S"),
+    /// e.g. the project's models/lexicon.dict; later files win.
+    public var lexicons: [URL] = []
+    /// An adaptation of the acoustic model to the voices and rooms Hark hears (an MLLR transform
+    /// of its means, e.g. the project's models/en-us.mllr), or nil for the model as it is. Both
+    /// passes listen through it: the confidence compares them, so they must hear the same model.
+    public var acousticTransform: URL?
+    /// pocketsphinx's own log. /dev/null unless someone is debugging it.
+    public var logFile = "/dev/null"
+    /// An utterance whose margin (see `Confidence`) is below this is rejected.
+    public var rejectionMargin: Double = Confidence.defaultThreshold
+    /// How far below `rejectionMargin` a phrase of the grammar is still kept as a guess the
+    /// conversation can check ("Did you say …?") instead of giving up. A width rather than a
+    /// margin, so the band follows the threshold when someone moves it. On the generated
+    /// corpus, the default band (-2.25 to -1.6) holds 12 % of the commands (most of them heard
+    /// right) and 13 % of the out-of-grammar sentences; on real voices, none of home-en and
+    /// 4 % of the "jarvis" recordings. 0 never asks.
+    public var askBand: Double = Confidence.defaultAskBand
+    /// The lowest margin asked about: `rejectionMargin - askBand`.
+    public var askMargin: Double { rejectionMargin - askBand }
+    /// Whether to run the phone-loop pass that measures confidence. Without it nothing is
+    /// rejected for want of confidence: any speech is forced onto the nearest phrase.
+    public var measuresConfidence = true
+    /// How far (per frame, `Confidence.marginScale` units) the words that decide an action must
+    /// beat their rivals in the grammar (`RivalContest`), or nil to measure the contest without
+    /// judging by it. See `Confidence.rivalMargin`.
+    public var rivalClearance: Double? = Confidence.defaultRivalClearance
+    /// How a request heard in a noisy room is asked about before Hark acts on it
+    /// (`NoisyConfirmation`), or nil to judge it as in a quiet room.
+    public var noisyConfirmation: NoisyConfirmation? = .standard
+    /// A grammar whose searched graph has more states than this has the names of its long
+    /// lists joined into one word each (`WordAcceptor.joiningChains`): the FSG search pays for
+    /// every state on every frame. Below it the cost is small (the bundled apps' 94 states:
+    /// under 5 % of decoding), and joined words are judged as one by the confidence, so a forced
+    /// half of "garage light" would count for less; above it a large app's lists of names are
+    /// most of the states (a thousand song names: a third of decoding time).
+    public var joinsWordsAboveStates = 500
+    /// Only the names of lists this long are joined (`WordAcceptor.joiningChains`'s `minimumFan`).
+    public var joinsListsOfAtLeast = 100
+    /// Whether lone clicks and bursts in the quiet around speech are turned down before decoding
+    /// (`TransientSuppressor`).
+    public var suppressesTransients = true
+    /// The level (dBFS) of the faint hiss added to each utterance before it is decoded (see
+    /// `NoiseFloor`), or nil to decode the audio as it comes. On make bench-real's quiet-room
+    /// recordings (room 60 dB below speech) −60 dBFS lifted the commands understood at the
+    /// threshold from 99 to 126 of 229 (each at its threshold from the tune half).
+    public var noiseFloor: Double? = NoiseFloor.standardLevel
+    /// How far below the utterance's voice (`SignalToNoise.voiceLevel`) the noise floor is kept
+    /// at the least (`NoiseFloor.level(_:beneathVoiceAt:headroom:)`), or nil for `noiseFloor`
+    /// whatever the voice's level.
+    public var noiseFloorHeadroom: Double? = NoiseFloor.headroomBelowVoice
+    /// The room level (dBFS: the quietest fifth of the utterance's 100 ms pieces, `RoomLevel`)
+    /// above which an utterance is heard through WebRTC's noise suppression (`NoiseSuppressor`,
+    /// a fresh one each utterance), or nil never to (the default; see
+    /// `Recognizer.denoisingRoomLevel` for what it did and why it is not on).
+    public var denoisesAbove: Double?
+    /// Common words (`OtherWords`, e.g. the project's models/other-words.txt) searched beside the
+    /// grammar when a phrase of at most `otherWordsUpTo` words was heard in a quiet room (the
+    /// utterance's `SignalToNoise` estimate at least `otherWordsQuietAbove` dB) with a margin at
+    /// which the search could change the verdict (`Confidence.otherWordsCouldDecide`): a second
+    /// grammar search, with the loop, decides. If other words explain the audio best, the utterance is
+    /// rejected as such; if a phrase still wins, it is judged `Confidence.otherWordsAllowance`
+    /// more leniently. Empty: never (an assistant reads the installed list, models/other-words.txt,
+    /// unless told not to: `AssistantConfiguration.readsInstalledOtherWords`). See docs/how-hark-hears.md for
+    /// what it measured.
+    ///
+    /// The other words of `models/other-words.txt` (`bench/make-other-words.sh`) are the 500 most
+    /// probable words of Debian's general language model. One word and from 15 dB were chosen
+    /// with `Confidence.otherWordsAllowance` on the tune half of `make bench-real`, at the shipped
+    /// threshold, as the most tune commands accepted with at most 8 of its 810 recordings to
+    /// reject let through (offline, from a run with the loop beside every phrase; from 10 to
+    /// 40 dB or none, up to 1, 2, 3 or any number of words, allowances 0 to 4).
+    public var otherWords: [String] = []
+    public var otherWordsUpTo = 1
+    public var otherWordsQuietAbove = 15.0
+    /// The threshold the verdict is given at, when that is not `rejectionMargin`: a benchmark
+    /// decodes with no threshold, to judge every threshold from one decoding, and sets here the
+    /// one its figures are given at. The search beside other words is judged worth its cost
+    /// (`Confidence.otherWordsCouldDecide`), and a noisy room's requests asked about
+    /// (`NoisyConfirmation`), against it. Nil: `rejectionMargin`.
+    public var judgedAt: Double? = nil
+    /// "one-word phrases heard at 15 dB SNR or more": where the other words are searched.
+    public var otherWordsScope: String {
+        (otherWordsUpTo == 1 ? "one-word phrases" : "phrases of at most \(otherWordsUpTo) words")
+            + " heard at " + String(format: "%g", otherWordsQuietAbove) + " dB SNR or more"
+    }
+
+    public init() {}
+}
