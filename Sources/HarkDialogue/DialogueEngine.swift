@@ -118,17 +118,17 @@ public struct DialogueEngine: Sendable {
     /// The person's own phrases, heard exactly, before any app's.
     public private(set) var personalShortcuts: [PersonalShortcut] = []
 
-    private var state: State = .idle
-    private var lastSpoken: String?
-    private var topLevel: Grammar
+    var state: State = .idle
+    var lastSpoken: String?
+    var topLevel: Grammar
     /// The grammar of the current turn, and its word graph for reading answers.
-    public private(set) var expectation: TurnExpectation
+    public internal(set) var expectation: TurnExpectation
     /// Changes whenever `expectation` does, so a recogniser recompiles only then.
-    public private(set) var expectationVersion = 0
-    private var graph: WordGraph
+    public internal(set) var expectationVersion = 0
+    var graph: WordGraph
     /// Each app that shares a phrase with another (`AppCatalog.sharedPhrases`), heard alone: which
     /// apps a request could mean.
-    private var sharedAppGraphs: [(app: String, graph: WordGraph)] = []
+    var sharedAppGraphs: [(app: String, graph: WordGraph)] = []
 
     public init(catalog: AppCatalog, handlers: HandlerDirectory = HandlerDirectory(),
                 authenticator: any PINAuthenticator = FixedPIN(nil), memory: UsageMemory = UsageMemory(),
@@ -145,7 +145,7 @@ public struct DialogueEngine: Sendable {
         rebuildSharedAppGraphs()
     }
 
-    private mutating func rebuildSharedAppGraphs() {
+    mutating func rebuildSharedAppGraphs() {
         let sharing = catalog.appsSharingPhrases
         sharedAppGraphs = catalog.apps.filter { sharing.contains($0.identifier) }
             .map { ($0.identifier, WordGraph(catalog.topLevelGrammar(only: [$0]))) }
@@ -200,7 +200,7 @@ public struct DialogueEngine: Sendable {
         rebuildTopLevel()
     }
 
-    private mutating func rebuildTopLevel() {
+    mutating func rebuildTopLevel() {
         topLevel = Self.topLevelGrammar(catalog, personal: personalShortcuts)
         if case .idle = state { expect(topLevel, freeText: false) }
     }
@@ -225,7 +225,7 @@ public struct DialogueEngine: Sendable {
         return reply
     }
 
-    private mutating func reply(to input: DialogueInput) async -> DialogueReply {
+    mutating func reply(to input: DialogueInput) async -> DialogueReply {
         let words: [String]
         var typed: String?
         if case .checking(_, let before) = state, input == .silence || input == .notUnderstood {
@@ -300,100 +300,11 @@ public struct DialogueEngine: Sendable {
     }
 
 
-    private var reader: ValueReader { ValueReader(now: clock()) }
-
-    // MARK: Which app?
-
-    /// The request as each app that shares its words would take it; `first` (the top-level
-    /// grammar's reading) first. One entry unless apps share the phrase and its values.
-    private func appsMeant(by words: [String], first: IntentMatch) -> [IntentMatch] {
-        guard sharedAppGraphs.contains(where: { $0.app == first.app.identifier }) else { return [first] }
-        let others = sharedAppGraphs.filter { $0.app != first.app.identifier }
-            .compactMap { $0.graph.interpret(words).flatMap { catalog.match($0, reader: reader) } }
-        return [first] + others
-    }
-
-    /// "Which app, Home or Garage?": the same words mean something in each.
-    private mutating func askWhichApp(_ candidates: [IntentMatch]) -> DialogueReply {
-        state = .choosingApp(candidates, attempts: 0)
-        expectWhatTheStateAwaits()
-        return DialogueReply(speech: "Which app, " + Self.list(candidates.map(\.app.name), or: true, startsSentence: false) + "?",
-                             expectsAnswer: true)
-    }
-
-    /// The apps' names (any of them), and "the first one".
-    private func appChoiceGrammar(_ candidates: [IntentMatch]) -> Grammar {
-        let names = candidates.flatMap { match in
-            match.app.names.map { Grammar.SpokenValue(words: Grammar.words(of: $0), identifier: match.app.identifier) }
-        }
-        var grammar = TurnGrammar.answer(values: names)
-        grammar.rules += TurnGrammar.ordinalRules(count: candidates.count) + TurnGrammar.commands()
-        return grammar
-    }
-
-    /// The answer to "Which app …?": the request goes on in the app named.
-    private mutating func chooseApp(from candidates: [IntentMatch], interpretation: Interpretation?) async -> DialogueReply {
-        var chosen: IntentMatch?
-        if let tag = interpretation?.tag, tag.hasPrefix(TurnGrammar.Tag.ordinalPrefix),
-           let index = Int(tag.dropFirst(TurnGrammar.Tag.ordinalPrefix.count)), candidates.indices.contains(index) {
-            chosen = candidates[index]
-        } else if interpretation?.tag == TurnGrammar.Tag.value, let named = interpretation?.values[TurnGrammar.valueParameter] {
-            chosen = candidates.first { $0.app.identifier == named.identifier }
-        }
-        guard let chosen else { return notAccepted(silence: false) }
-        state = .idle
-        return await start(chosen)
-    }
-
-    // MARK: Checking what was heard
-
-    static let apology = "Sorry. What would you like?"
-
-    static func checkQuestion(_ heard: [String]) -> String { "Did you say \(heard.joined(separator: " "))?" }
-
-    /// "Did you say …?" about words heard with too little confidence. The turn hears yes or
-    /// no, or what it heard before (the person may simply say it again).
-    private mutating func check(_ heard: [String]) -> DialogueReply {
-        // "Did you say one two three four?" would say the PIN aloud.
-        guard !heard.isEmpty, !isAskingForPIN else { return notAccepted(silence: false) }
-        // A second unsure hearing while checking the first asks about the new words.
-        if case .checking(_, let before) = state { state = before }
-        var grammar = expectation.grammar
-        grammar.rules = TurnGrammar.yesNo() + grammar.rules.filter { ![TurnGrammar.Tag.yes, TurnGrammar.Tag.no].contains($0.tag) }
-        let wasFreeText = expectation.wantsFreeText
-        state = .checking(heard, before: state)
-        expect(grammar, freeText: wasFreeText)
-        return DialogueReply(speech: Self.checkQuestion(heard), expectsAnswer: true)
-    }
-
-    /// "No" to "Did you say …?": a new request is listened for, or the question asked again.
-    private mutating func apologise() -> DialogueReply {
-        guard case .asking(let question, let pending, _) = state else {
-            return DialogueReply(speech: Self.apology, expectsAnswer: true)
-        }
-        return reask(question, pending: pending, preface: "Sorry.")
-    }
-
-    /// Back to what was going on before "Did you say …?", after silence or something rejected.
-    private mutating func resume(_ before: State, notAccepted silence: Bool) -> DialogueReply {
-        state = before
-        expectWhatTheStateAwaits()
-        return notAccepted(silence: silence)
-    }
-
-    /// Listens with the grammar of the state the conversation is in.
-    private mutating func expectWhatTheStateAwaits() {
-        switch state {
-        case .idle, .checking: expect(topLevel, freeText: false)
-        case .choosingApp(let candidates, _): expect(appChoiceGrammar(candidates), freeText: false)
-        case .asking(let question, let pending, _):
-            expect(grammar(for: question.kind, pending: pending), freeText: isFreeText(question.kind, pending))
-        }
-    }
+    var reader: ValueReader { ValueReader(now: clock()) }
 
     // MARK: A new request
 
-    private mutating func start(_ match: IntentMatch) async -> DialogueReply {
+    mutating func start(_ match: IntentMatch) async -> DialogueReply {
         var pending = Pending(app: match.app, intent: match.intent)
         pending.values = match.values.mapValues(\.value)
         pending.unresolved = Set(pending.values.keys)
@@ -409,7 +320,7 @@ public struct DialogueEngine: Sendable {
     }
 
     /// Walks the request through resolve, confirm and handle until it needs the person again.
-    private mutating func advance(_ start: Pending) async -> DialogueReply {
+    mutating func advance(_ start: Pending) async -> DialogueReply {
         var pending = start
         let handler = handlers[pending.app.identifier]
         do {
@@ -519,7 +430,7 @@ public struct DialogueEngine: Sendable {
         }
     }
 
-    private func isRelevant(_ parameter: ParameterDefinition, in pending: Pending) -> Bool {
+    func isRelevant(_ parameter: ParameterDefinition, in pending: Pending) -> Bool {
         guard let condition = parameter.condition else { return true }
         guard let parent = pending.values[condition.parent] else { return false }
         return condition.values.contains(parent.identifier)
@@ -527,7 +438,7 @@ public struct DialogueEngine: Sendable {
 
     /// Fills in a default: silently, or by offering it ("Do you want coarse-ground coffee?").
     /// The value chosen last time is offered before the manifest's default.
-    private mutating func defaultQuestion(for parameter: ParameterDefinition, in pending: inout Pending) -> DialogueReply? {
+    mutating func defaultQuestion(for parameter: ParameterDefinition, in pending: inout Pending) -> DialogueReply? {
         let name = parameter.name
         guard !pending.declinedDefaults.contains(name) else { return nil }
         let remembered = parameter.defaultQuestion == nil ? nil : memory.lastValue(pending.key, parameter: name)
@@ -543,308 +454,9 @@ public struct DialogueEngine: Sendable {
         return ask(.defaultValue(name, value), question, short: "\(value.spoken)?", pending: pending)
     }
 
-    private func readDefault(_ source: String, _ parameter: ParameterDefinition, _ app: AppManifest) -> ParameterValue? {
+    func readDefault(_ source: String, _ parameter: ParameterDefinition, _ app: AppManifest) -> ParameterValue? {
         if case .value(let value) = catalog.read(preset: source, for: parameter, in: app, reader: reader) { return value }
         return nil
-    }
-
-    // MARK: Personal shortcuts
-
-    /// Runs a person's shortcut: its first step now, each next one when the one before succeeds.
-    private mutating func run(_ shortcut: PersonalShortcut) async -> DialogueReply {
-        guard !shortcut.steps.isEmpty else { return end("Your shortcut \"\(shortcut.phrase)\" has nothing to do yet.") }
-        return await runStep(Chain(shortcut: shortcut), results: [:])
-    }
-
-    /// Starts the chain's current step with its values; `${result.NAME}` in a value is an output of the step before.
-    private mutating func runStep(_ chain: Chain, results: [String: String]) async -> DialogueReply {
-        let step = chain.shortcut.steps[chain.step]
-        guard let app = catalog.app(step.app), let intent = app.intent(named: step.intent) else {
-            return stopChain(chain, "Your shortcut \"\(chain.shortcut.phrase)\" uses \(step.app) to \(step.intent), " +
-                             "which isn't installed any more.")
-        }
-        var pending = Pending(app: app, intent: intent)
-        // Named once in a row: a step of the same app as the one before goes unnamed.
-        pending.attributed = memory.isFamiliar(pending.key) || (chain.step > 0 && chain.shortcut.steps[chain.step - 1].app == step.app)
-        pending.chain = chain
-        var fill: [String: String] = [:]
-        for (name, value) in results { fill["result.\(name)"] = value }
-        for (name, source) in step.values.sorted(by: { $0.key < $1.key }) {
-            guard let parameter = intent.parameter(named: name) else { continue }
-            var text = source
-            if let template = try? ResponseTemplate(source), !template.placeholders.isEmpty {
-                if let missing = template.placeholders.first(where: { $0.hasPrefix("result.") && fill[$0] == nil }) {
-                    let output = missing.dropFirst("result.".count)
-                    return stopChain(chain, "Step \(chain.step + 1) needs the \(output) from step \(chain.step), " +
-                                     "and \(chain.step > 0 ? catalog.app(chain.shortcut.steps[chain.step - 1].app)?.name ?? "that app" : "nothing") didn't give one.")
-                }
-                text = template.render(fill)
-            }
-            switch catalog.read(preset: text, for: parameter, in: app, reader: reader) {
-            case .value(let value):
-                pending.values[name] = value
-                pending.unresolved.insert(name)
-            case .unsupported(let reason):
-                var failing = pending
-                return end(reason, pending: &failing)
-            case .notAValue:
-                continue   // asked for, as if it had not been set
-            }
-        }
-        return await advance(pending)
-    }
-
-    /// Ends a shortcut that cannot go on, keeping what the earlier steps said.
-    private mutating func stopChain(_ chain: Chain, _ reason: String) -> DialogueReply {
-        let stop = chain.shortcut.isMultistep
-            ? " So your shortcut \"\(chain.shortcut.phrase)\" stopped at step \(chain.step + 1) of \(chain.shortcut.steps.count)." : ""
-        state = .idle
-        return DialogueReply(speech: (chain.said + [reason + stop]).joined(separator: " "), expectsAnswer: false,
-                             handledIntents: chain.handled)
-    }
-
-    // MARK: Suggestions
-
-    /// "Any suggestions?": the shortcut most likely wanted now, offered to run.
-    private mutating func suggest() async -> DialogueReply {
-        guard let service = shortcutsService, let top = await service.suggestions(at: clock()).first,
-              let app = catalog.app(top.app), let intent = app.intent(named: top.intent) else {
-            return end(Self.noSuggestions)
-        }
-        var pending = Pending(app: app, intent: intent)
-        pending.values = top.values
-        pending.unresolved = Set(top.values.keys)
-        // Hark is speaking for itself here; the app is named when it answers.
-        pending.attributed = true
-        let title = top.title.prefix(1).lowercased() + top.title.dropFirst()
-        return ask(.suggestion, "Here's a suggestion: \(title). Shall I do that?", short: "Shall I \(title)?", pending: pending)
-    }
-
-    // MARK: Answers
-
-    private mutating func answer(_ question: Question, pending start: Pending, interpretation: Interpretation) async -> DialogueReply {
-        var pending = start
-        let tag = interpretation.tag
-        switch question.kind {
-        case .value(let name), .choice(let name, _):
-            guard let parameter = pending.intent.parameter(named: name) else { return end(Self.cancelled) }
-            var picked: EnumeratedValue?
-            // A spoken list (a choice, or the options read out when re-asking) can be answered by position.
-            let listed: [EnumeratedValue]
-            if case .choice(_, let options) = question.kind {
-                listed = Self.offered(options)
-            } else {
-                let options = catalog.enumeratedValues(of: parameter, in: pending.app)
-                listed = options.count <= Self.longestSpokenList ? options : []
-            }
-            if tag.hasPrefix(TurnGrammar.Tag.ordinalPrefix), let index = Int(tag.dropFirst(TurnGrammar.Tag.ordinalPrefix.count)),
-               listed.indices.contains(index) {
-                pending.values[name] = ParameterValue(identifier: listed[index].identifier, spoken: listed[index].spoken)
-                pending.unresolved.insert(name)
-                return await advance(pending)
-            }
-            if case .choice(_, let options) = question.kind {
-                if let heard = interpretation.values[TurnGrammar.valueParameter] {
-                    let candidates = ValueReader.matching(heard.spoken, in: options)
-                    if candidates.count > 1 { return notAccepted(silence: false) }
-                    picked = candidates.first ?? options.first { $0.identifier == heard.identifier }
-                }
-                guard let picked else { return notAccepted(silence: false) }
-                pending.values[name] = ParameterValue(identifier: picked.identifier, spoken: picked.spoken)
-                pending.unresolved.insert(name)
-                return await advance(pending)
-            }
-            guard tag == TurnGrammar.Tag.value, let heard = interpretation.values[TurnGrammar.valueParameter] else {
-                return notAccepted(silence: false)
-            }
-            let enumerated = catalog.enumeratedValues(of: parameter, in: pending.app)
-            let candidates = ValueReader.matching(heard.spoken, in: enumerated)
-            if candidates.count > 1 {
-                pending.ambiguous[name] = candidates
-                pending.heard[name] = heard.spoken.joined(separator: " ")
-                return await advance(pending)
-            }
-            switch reader.read(heard.spoken, identifier: heard.identifier, type: parameter.type, enumerated: enumerated) {
-            case .value(let value):
-                pending.values[name] = value
-                pending.unresolved.insert(name)
-                return await advance(pending)
-            case .unsupported(let reason):
-                return reask(question, pending: pending, preface: reason)
-            case .notAValue:
-                return notAccepted(silence: false)
-            }
-
-        case .defaultValue(let name, let value):
-            if tag == TurnGrammar.Tag.yes {
-                pending.values[name] = value
-                pending.unresolved.insert(name)
-                return await advance(pending)
-            }
-            guard let parameter = pending.intent.parameter(named: name) else { return end(Self.cancelled) }
-            pending.declinedDefaults.insert(name)
-            if tag == TurnGrammar.Tag.no {
-                let options = catalog.enumeratedValues(of: parameter, in: pending.app)
-                if !options.isEmpty, options.count <= Self.longestSpokenList {
-                    return askChoice(name, options, lead: parameter.shortPrompt ?? parameter.prompt ?? "Which one?",
-                                     pending: pending)
-                }
-                return askValue(parameter, pending: pending)
-            }
-            // A value said straight away instead of yes or no.
-            return await answer(Question(kind: .value(name), speech: question.speech, short: question.short),
-                                pending: pending, interpretation: interpretation)
-
-        case .confirmValue(let name, let value):
-            if tag == TurnGrammar.Tag.yes {
-                pending.values[name] = value
-                pending.resolved.insert(name)
-                pending.unresolved.remove(name)
-                return await advance(pending)
-            }
-            guard tag == TurnGrammar.Tag.no, let parameter = pending.intent.parameter(named: name) else {
-                return notAccepted(silence: false)
-            }
-            return askValue(parameter, pending: pending)
-
-        case .suggestion:
-            if tag == TurnGrammar.Tag.yes {
-                pending.attributed = memory.isFamiliar(pending.key)
-                return await advance(pending)
-            }
-            guard tag == TurnGrammar.Tag.no else { return notAccepted(silence: false) }
-            return end(Self.cancelled)
-
-        case .confirmation:
-            if tag == TurnGrammar.Tag.yes {
-                pending.confirmed = true
-                return await advance(pending)
-            }
-            guard tag == TurnGrammar.Tag.no else { return notAccepted(silence: false) }
-            return end(CategoryDialogue.of(pending.intent.category).declined(verb: pending.intent.verb), pending: pending)
-
-        case .pin:
-            guard tag == TurnGrammar.Tag.pin else { return notAccepted(silence: false) }
-            switch await authenticator.check(TurnGrammar.pinDigits(interpretation)) {
-            case .accepted:
-                pending.authenticated = true
-                return await advance(pending)
-            case .lockedOut(let seconds):
-                return end(Self.lockedOut(seconds: seconds), pending: pending)
-            case .unavailable:
-                return end(Self.pinUnavailable, pending: pending)
-            case .wrong:
-                guard case .asking(_, _, let attempts) = state, attempts == 0 else { return end(Self.wrongPINAgain, pending: pending) }
-                return reask(question, pending: pending, preface: nil, speech: Self.wrongPIN)
-            }
-        }
-    }
-
-    // MARK: Questions
-
-    private mutating func askValue(_ parameter: ParameterDefinition, pending: Pending) -> DialogueReply {
-        let familiar = memory.isFamiliar(pending.key)
-        let full = parameter.prompt ?? "What \(parameter.name)?"
-        let prompt = familiar ? (parameter.shortPrompt ?? full) : full
-        let options = catalog.enumeratedValues(of: parameter, in: pending.app)
-        let short = !options.isEmpty && options.count <= Self.longestSpokenList
-            ? Self.list(options.map(\.spoken), or: true) + "?" : (parameter.shortPrompt ?? full)
-        return ask(.value(parameter.name), prompt, short: short, pending: pending)
-    }
-
-    static let longestSpokenList = 5
-    /// How many of a longer list are read out before "or someone else": more is more than a
-    /// listener holds in mind.
-    static let offeredFromLongList = 3
-
-    /// The options a list question reads out: all of a short list, the first few of a long one.
-    static func offered(_ options: [EnumeratedValue]) -> [EnumeratedValue] {
-        options.count <= longestSpokenList ? options : Array(options.prefix(offeredFromLongList))
-    }
-
-    /// "Which Amy? Amy Smith or Amy Jones?": a question answered from a spoken list; re-asked with the list alone.
-    /// A long list offers its first few and "or someone else" ("or something else" unless the values are
-    /// people); every option can still be answered by name.
-    private mutating func askChoice(_ name: String, _ options: [EnumeratedValue], lead: String, pending: Pending) -> DialogueReply {
-        var spoken = Self.offered(options).map(\.spoken)
-        if spoken.count < options.count {
-            let people = pending.intent.parameter(named: name)?.enumerationName.map(SystemIntents.personTypes.contains) ?? false
-            spoken.append(people ? "someone else" : "something else")
-        }
-        let list = Self.list(spoken, or: true) + "?"
-        return ask(.choice(name, options), "\(lead) \(list)", short: list, pending: pending)
-    }
-
-    private mutating func ask(_ kind: QuestionKind, _ speech: String, short: String, pending start: Pending) -> DialogueReply {
-        var pending = start
-        var spoken = speech
-        if let preface = pending.preface {
-            spoken = "\(preface) \(speech)"
-            pending.preface = nil
-        }
-        spoken = attribute(spoken, &pending)
-        let earlier = pending.chain.map { ($0.said, $0.handled) } ?? ([], [])
-        pending.chain?.said = []
-        pending.chain?.handled = []
-        let question = Question(kind: kind, speech: speech, short: short)
-        state = .asking(question, pending, attempts: 0)
-        expectWhatTheStateAwaits()
-        return DialogueReply(speech: (earlier.0 + [spoken]).joined(separator: " "), expectsAnswer: true, handledIntents: earlier.1)
-    }
-
-    private func isFreeText(_ kind: QuestionKind, _ pending: Pending) -> Bool {
-        guard case .value(let name) = kind else { return false }
-        return pending.intent.parameter(named: name)?.type == .text
-    }
-
-    private func grammar(for kind: QuestionKind, pending: Pending) -> Grammar {
-        var grammar: Grammar
-        switch kind {
-        case .value(let name):
-            grammar = valueGrammar(name, pending: pending)
-        case .choice(_, let options):
-            grammar = TurnGrammar.answer(values: ValueReader.spokenValues(of: .enumeration("choice"), enumerated: options))
-            grammar.rules += TurnGrammar.ordinalRules(count: Self.offered(options).count)
-        case .defaultValue(let name, _):
-            grammar = valueGrammar(name, pending: pending)
-            grammar.rules += TurnGrammar.yesNo()
-        case .confirmValue, .confirmation, .suggestion:
-            grammar = Grammar(rules: TurnGrammar.yesNo())
-        case .pin:
-            grammar = TurnGrammar.pin()
-        }
-        grammar.rules += TurnGrammar.commands()
-        return grammar
-    }
-
-    /// The values of a parameter, and "the second one" when its options are few enough to be read out.
-    private func valueGrammar(_ name: String, pending: Pending) -> Grammar {
-        guard let parameter = pending.intent.parameter(named: name) else { return TurnGrammar.answer(values: []) }
-        let options = catalog.enumeratedValues(of: parameter, in: pending.app)
-        var grammar = TurnGrammar.answer(values: ValueReader.spokenValues(of: parameter.type, enumerated: options))
-        if !options.isEmpty, options.count <= Self.longestSpokenList {
-            grammar.rules += TurnGrammar.ordinalRules(count: options.count)
-        }
-        return grammar
-    }
-
-    private mutating func expect(_ grammar: Grammar, freeText: Bool) {
-        expectation = TurnExpectation(grammar: grammar, wantsFreeText: freeText)
-        expectationVersion += 1
-        graph = WordGraph(grammar)
-    }
-
-    /// Runs a personal shortcut as if its phrase had been said (an automation, a test),
-    /// dropping any conversation under way first.
-    public mutating func runShortcut(_ shortcut: PersonalShortcut) async -> DialogueReply {
-        reset()
-        let reply = await run(shortcut)
-        if !reply.speech.isEmpty { lastSpoken = reply.speech }
-        if reply.endsConversation {
-            state = .idle
-            expect(topLevel, freeText: false)
-        }
-        return reply
     }
 
     /// Drops any conversation under way: the next turn is a new request.
@@ -855,7 +467,7 @@ public struct DialogueEngine: Sendable {
     }
 
     /// Nothing usable was heard: ask once more, shorter; the second time, give up.
-    private mutating func notAccepted(silence: Bool) -> DialogueReply {
+    mutating func notAccepted(silence: Bool) -> DialogueReply {
         if case .choosingApp(let candidates, let attempts) = state {
             guard attempts == 0 else { return end(Self.givingUp) }
             state = .choosingApp(candidates, attempts: 1)
@@ -867,7 +479,7 @@ public struct DialogueEngine: Sendable {
         return reask(question, pending: pending, preface: nil)
     }
 
-    private mutating func reask(_ question: Question, pending: Pending, preface: String?, speech: String? = nil) -> DialogueReply {
+    mutating func reask(_ question: Question, pending: Pending, preface: String?, speech: String? = nil) -> DialogueReply {
         guard case .asking(_, _, let attempts) = state, attempts == 0 else {
             return end(Self.givingUp, pending: pending)
         }
@@ -878,7 +490,7 @@ public struct DialogueEngine: Sendable {
 
     /// Ends the conversation with `speech`. For a step of a shortcut, what earlier steps said
     /// comes first, and unless the last step `completed`, where the shortcut stopped comes after.
-    private mutating func end(_ speech: String, pending: Pending? = nil, completed: Bool = false,
+    mutating func end(_ speech: String, pending: Pending? = nil, completed: Bool = false,
                               volume: VolumeChange? = nil) -> DialogueReply {
         guard var pending else {
             state = .idle
@@ -887,7 +499,7 @@ public struct DialogueEngine: Sendable {
         return end(speech, pending: &pending, completed: completed)
     }
 
-    private mutating func end(_ speech: String, pending: inout Pending, completed: Bool = false) -> DialogueReply {
+    mutating func end(_ speech: String, pending: inout Pending, completed: Bool = false) -> DialogueReply {
         var spoken = speech
         if let preface = pending.preface { spoken = "\(preface) \(spoken)" }
         spoken = attribute(spoken, &pending)
@@ -904,162 +516,10 @@ public struct DialogueEngine: Sendable {
     }
 
     /// Names the app the first time it speaks in a conversation, until the person knows it well.
-    private func attribute(_ speech: String, _ pending: inout Pending) -> String {
+    func attribute(_ speech: String, _ pending: inout Pending) -> String {
         guard !pending.attributed else { return speech }
         pending.attributed = true
         return "\(pending.app.name): \(speech)"
     }
 
-    // MARK: Help
-
-    private func help() -> DialogueReply {
-        if case .checking(let heard, _) = state {
-            return DialogueReply(speech: "You can say yes or no, or cancel. " + Self.checkQuestion(heard), expectsAnswer: true)
-        }
-        guard case .asking(let question, let pending, _) = state else {
-            return DialogueReply(speech: HelpText.examples(catalog, reader: reader), expectsAnswer: false)
-        }
-        let options: [String]
-        switch question.kind {
-        case .value(let name):
-            if let parameter = pending.intent.parameter(named: name) {
-                options = Self.offered(catalog.enumeratedValues(of: parameter, in: pending.app)).map(\.spoken)
-            } else {
-                options = []
-            }
-        case .choice(_, let values): options = Self.offered(values).map(\.spoken) + ["the first one"]
-        case .defaultValue, .confirmValue, .confirmation, .suggestion: options = ["yes", "no"]
-        case .pin: options = ["your PIN, digit by digit"]
-        }
-        guard !options.isEmpty else { return DialogueReply(speech: question.speech, expectsAnswer: true) }
-        let choices = "You can say \(Self.list(options, or: true, startsSentence: false)), or cancel."
-        // A question that reads its options out itself ("Any milk? Whole milk, oat milk or cream?")
-        // is not asked again after them: the list would be heard twice.
-        let spoken = question.speech.lowercased()
-        let readsOptions = options.contains { $0.count > 2 && spoken.contains($0.lowercased()) }
-        return DialogueReply(speech: readsOptions ? choices : choices + " " + question.speech, expectsAnswer: true)
-    }
-
-    // MARK: Speaking
-
-    private func spoken(for response: HandlerResponse, _ pending: Pending) -> String {
-        let dialogue = CategoryDialogue.of(pending.intent.category)
-        let responses = pending.intent.responses
-        switch response.code {
-        case .success, .ready:
-            return responses.success.map { render($0, pending, results: pending.results) } ?? dialogue.success
-        case .inProgress:
-            return responses.inProgress.map { render($0, pending, results: pending.results) } ?? dialogue.inProgress
-        case .failure:
-            return response.failure.flatMap { responses.failures[$0] }.map { render($0, pending, results: pending.results) }
-                ?? dialogue.failure
-        case .continueInApp:
-            return "That has to be finished in \(pending.app.name) itself; I can't do it from here."
-        case .failureRequiringAppLaunch:
-            return "Sorry, \(pending.app.name) needs to be opened first."
-        }
-    }
-
-    private func render(_ template: ResponseTemplate, _ pending: Pending, results: [String: String]) -> String {
-        var fill = pending.values.mapValues(\.spoken)
-        for (name, value) in results { fill["result.\(name)"] = value }
-        fill["app"] = pending.app.name
-        let now = clock()
-        let time = DateFormatter()
-        time.locale = Locale(identifier: "en_US")
-        time.dateFormat = "h:mm a"
-        fill["clock.time"] = time.string(from: now)
-        time.dateFormat = "EEEE, MMMM d"
-        fill["clock.date"] = time.string(from: now)
-        return template.render(fill)
-    }
-
-    /// "A", "A or B", "A, B or C".
-    /// "Small, medium or large"; inside a sentence (`startsSentence: false`) as the items are written.
-    static func list(_ items: [String], or: Bool, startsSentence: Bool = true) -> String {
-        let joiner = or ? "or" : "and"
-        let joined = items.count > 1 ? items.dropLast().joined(separator: ", ") + " \(joiner) \(items[items.count - 1])" : items.first ?? ""
-        return startsSentence ? capitalised(joined) : joined
-    }
-
-    static func capitalised(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst()
-    }
-}
-
-// MARK: State
-
-extension DialogueEngine {
-    enum QuestionKind: Sendable, Equatable {
-        case value(String)
-        case choice(String, [EnumeratedValue])
-        case defaultValue(String, ParameterValue)
-        case confirmValue(String, ParameterValue)
-        case confirmation
-        case pin
-        /// "Shall I do that?" after a suggestion.
-        case suggestion
-    }
-
-    struct Question: Sendable {
-        var kind: QuestionKind
-        var speech: String
-        /// Said when the first answer was not understood: shorter.
-        var short: String
-    }
-
-    /// A personal shortcut on its way through its steps.
-    struct Chain: Sendable {
-        var shortcut: PersonalShortcut
-        /// The step running now, from 0.
-        var step = 0
-        /// What earlier steps said in this turn, still to be spoken.
-        var said: [String] = []
-        /// What earlier steps carried out in this turn, still to be reported.
-        var handled: [HandledIntent] = []
-    }
-
-    indirect enum State: Sendable {
-        case idle
-        case asking(Question, Pending, attempts: Int)
-        /// "Did you say …?" was asked about `heard`; `before` is where the conversation was.
-        case checking([String], before: State)
-        /// "Which app …?": the request's words mean something in each of these apps.
-        case choosingApp([IntentMatch], attempts: Int)
-    }
-
-    /// A request on its way through resolve, confirm and handle.
-    struct Pending: Sendable {
-        var app: AppManifest
-        var intent: IntentDefinition
-        var values: [String: ParameterValue] = [:]
-        /// What was said for each value, to name it in questions ("Which Amy?").
-        var heard: [String: String] = [:]
-        var ambiguous: [String: [EnumeratedValue]] = [:]
-        var resolved: Set<String> = []
-        /// Values given or changed since the handler last resolved them.
-        var unresolved: Set<String> = []
-        var declinedDefaults: Set<String> = []
-        var confirmed = false
-        var authenticated = false
-        /// Values the handler returned for `${result.…}` placeholders.
-        var results: [String: String] = [:]
-        /// Said before the next question (a specific error about the last answer).
-        var preface: String?
-        /// Whether the app has been named in this conversation (or needs no naming).
-        var attributed = false
-        /// The shortcut this request is a step of, if any.
-        var chain: Chain?
-
-        init(app: AppManifest, intent: IntentDefinition) {
-            self.app = app
-            self.intent = intent
-        }
-
-        var key: String { "\(app.identifier).\(intent.name)" }
-
-        var request: IntentRequest {
-            IntentRequest(app: app.identifier, intent: intent.name, values: values)
-        }
-    }
 }

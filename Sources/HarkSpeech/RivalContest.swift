@@ -1,4 +1,4 @@
-public import HarkGrammar
+import HarkGrammar
 
 /// The words that decide an action judged against their rivals in the grammar (`RivalWord`):
 /// the sentence heard and every sentence one rival word away are searched together over the
