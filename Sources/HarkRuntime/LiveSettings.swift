@@ -124,8 +124,18 @@ public struct LiveSettings: Sendable, Equatable {
 /// short enough that someone who says the command without pausing is not drowned out.
 public enum Chime {
     public static func clip(sampleRate: Int = 16_000) -> AudioClip {
+        notes([880.0, 1318.5], sampleRate: sampleRate)
+    }
+
+    /// The same two notes falling: "I can't do that now", where saying why every time would be
+    /// noise (a satellite whose hub is still out of reach).
+    public static func falling(sampleRate: Int = 16_000) -> AudioClip {
+        notes([1318.5, 880.0], sampleRate: sampleRate)
+    }
+
+    private static func notes(_ frequencies: [Double], sampleRate: Int) -> AudioClip {
         var samples: [Float] = []
-        for frequency in [880.0, 1318.5] {
+        for frequency in frequencies {
             let count = Int(0.07 * Double(sampleRate))
             for index in 0..<count {
                 let time = Double(index) / Double(sampleRate)

@@ -18,9 +18,11 @@ import HarkWyoming
 /// above the room's background, `snr_db`, and the spotter's `confidence`); the hub answers `wake-arbitration` once every room that heard the same words
 /// has claimed them, and only the room that heard them best answers.
 ///
-/// When the hub cannot be reached, the satellite says so once (`report`), answers requests with
-/// "I can't reach the hub right now." in its own voice, and tries again at every wake word and
-/// every `heartbeatInterval` while waiting; when the hub is back it says so, and goes on.
+/// When the hub cannot be reached, the satellite says so once (`report`), answers the first
+/// request with "I can't reach the hub right now." in its own voice and later ones with a short
+/// falling tone (`Chime.falling`: with the hub down, every room that hears a wake word answers
+/// it, and a sentence in each would be noise), and tries again at every wake word and every
+/// `heartbeatInterval` while waiting; when the hub is back it says so, and goes on.
 /// Runs on its own thread: the connection's reads and writes block.
 public actor HubBrain: LiveBrain {
     private let executor = DedicatedExecutor(label: "hark.hub")
@@ -42,6 +44,8 @@ public actor HubBrain: LiveBrain {
     private var connection: WyomingConnection?
     /// When the hub was lost, while it is.
     private var lostSince: Date?
+    /// Whether a request has been told the hub is out of reach since it was lost.
+    private var saidHubIsLost = false
     private var lastHeartbeat = Date.distantPast
     /// Conversations are named room/run/number: a new number at each wake word, and a run of
     /// its own each start, so a restarted satellite never walks into an old conversation.
@@ -111,10 +115,13 @@ public actor HubBrain: LiveBrain {
                                                speechSeconds: Date().timeIntervalSince(spoken), recordingSeconds: recordingSeconds))
         } catch {
             lose(error)
-            let report = TurnReport(recording: name, heardByHub: "", reply: Self.cannotReachHub, expectsAnswer: false,
-                                    handled: false, problem: error.message,
+            // Said once an outage; a tone after that.
+            let says = !saidHubIsLost
+            saidHubIsLost = true
+            let report = TurnReport(recording: name, heardByHub: "", reply: says ? Self.cannotReachHub : "", expectsAnswer: false,
+                                    handled: false, problem: says ? error.message : "the hub is still out of reach (a tone played): \(error.message)",
                                     timings: .init(audioSeconds: 0, decodeSeconds: 0, speechSeconds: 0, recordingSeconds: recordingSeconds))
-            return (report, try await voice.speak(Self.cannotReachHub))
+            return (report, says ? try await voice.speak(Self.cannotReachHub) : Chime.falling())
         }
         if let volume {
             (report.reply, report.problem) = loudspeaker.change(volume)
@@ -170,6 +177,7 @@ public actor HubBrain: LiveBrain {
         if let lostSince {
             report(String(format: "reached the hub at \(hub) again after %.0f s", Date().timeIntervalSince(lostSince)))
             self.lostSince = nil
+            saidHubIsLost = false
         }
         return opened
     }
@@ -179,8 +187,8 @@ public actor HubBrain: LiveBrain {
         connection = nil
         guard lostSince == nil else { return }
         lostSince = Date()
-        report("lost the hub at \(hub): \(error.message); requests are answered \"\(Self.cannotReachHub)\" "
-               + "and the hub is tried again at each wake word and every \(Int(Self.heartbeatInterval)) s")
+        report("lost the hub at \(hub): \(error.message); the first request is answered \"\(Self.cannotReachHub)\", "
+               + "later ones with a falling tone, and the hub is tried again at each wake word and every \(Int(Self.heartbeatInterval)) s")
     }
 
     /// The hub's `transcript` of `samples`, heard in this wake word's conversation.

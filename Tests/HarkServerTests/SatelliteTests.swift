@@ -100,7 +100,8 @@ import Testing
     }
 
     /// The hub is not there, comes up, and goes away again: the satellite says each change once,
-    /// answers what it can, and never needs a restart.
+    /// tells the first request of each outage why it cannot answer and later ones with a tone,
+    /// and never needs a restart.
     @Test func aSatelliteThatLosesItsHubSaysSoOnceAndRecovers() async throws {
         let path = "/tmp/hark-hub-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).socket"
         defer { unlink(path) }
@@ -131,6 +132,12 @@ import Testing
         let (again, _) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 3")
         #expect(again.reply == HubBrain.cannotReachHub)
         _ = try await brain.whileWaiting()
+        #expect(reports.all.count == 3, "\(reports.all)")
+
+        // While it stays away, later requests get a short tone, not the sentence again.
+        let (stillLost, tone) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 4")
+        #expect(stillLost.reply.isEmpty && stillLost.problem?.contains("still out of reach") == true, "\(stillLost.problem ?? "")")
+        #expect(tone.frameCount > 0 && tone.duration < 0.5, "\(tone.duration) s")
         #expect(reports.all.count == 3, "\(reports.all)")
     }
 }
