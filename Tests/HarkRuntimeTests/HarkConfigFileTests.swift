@@ -37,6 +37,11 @@ struct HarkConfigFileTests {
         #expect(try HarkConfigFile.parse("wake_denoise_above: none", file: "hark.yaml").live.wakeWord.denoisesAbove == nil)
         #expect(config.requestDenoiseAbove == -50)
         #expect(try HarkConfigFile.parse("request_denoise_above: never", file: "hark.yaml").requestDenoiseAbove == nil)
+        // Asking first in a noisy room: a level, never, or (unsaid) the default.
+        #expect(try HarkConfigFile.parse("confirm_in_noise_below: 10", file: "hark.yaml").noisyConfirmation
+                == .some(NoisyConfirmation(below: 10, reach: NoisyConfirmation.standardReach)))
+        #expect(try HarkConfigFile.parse("confirm_in_noise_below: never", file: "hark.yaml").noisyConfirmation == .some(nil))
+        #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").noisyConfirmation == nil)
         #expect(HarkConfigFile().requestDenoiseAbove == nil)
         let list = Fixtures.root.appendingPathComponent("models/other-words.txt").path
         #expect(try HarkConfigFile.parse("other_words: \(list)", file: "hark.yaml").otherWords
@@ -116,6 +121,7 @@ struct HarkConfigFileTests {
         #expect(problem("wake_denoise_above: 3")?.reason.contains("never") == true)
         #expect(problem("request_denoise_above: 3")?.reason == "request_denoise_above: expected a room level between -90 and 0 dBFS, or never")
         #expect(problem("request_denoise_above: loud")?.reason == "request_denoise_above: expected a room level in dBFS, or never")
+        #expect(problem("confirm_in_noise_below: 90")?.reason == "confirm_in_noise_below: expected a signal-to-noise ratio from -20 to 80 dB, or never")
         #expect(problem("other_words: /nonexistent/words.txt")?.reason
                 .hasPrefix("other_words: cannot read the list of other words /nonexistent/words.txt") == true)
         #expect(problem("wake_other_words: /nonexistent/words.txt")?.reason

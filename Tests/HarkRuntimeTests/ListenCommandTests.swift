@@ -40,6 +40,23 @@ import Testing
         #expect(played.duration > 5)
     }
 
+    /// A bare wake word, then silence, while Hark's own "Yes?" comes back into the microphone as
+    /// loud as the person (0 dB) or a little below (-6 dB): nothing was said, so nothing is
+    /// answered: no "Sorry, I didn't catch that", no "Did you say …?" about Hark's own voice.
+    @Test(arguments: ["0", "-6"])
+    func aBareWakeWordOverItsOwnEchoIsNoSpeech(echo: String) throws {
+        let sequence = try WAVFile.read(contentsOf: Fixtures.audio("wake/wake_sequence.wav")).pipelineSamples()
+        // "Jarvis" (flite awb, 1.0-1.5 s) and the second of silence after it, then 9 s of silence.
+        let bare = Array(sequence.prefix(40_000)) + [Int16](repeating: 0, count: 9 * 16_000)
+        let input = try temporaryDirectory().appendingPathComponent("bare-wake.wav")
+        try WAVFile.write(AudioClip(int16: bare, sampleRate: 16_000, channels: 1), to: input)
+        let outcome = try CommandLineTests.hark(["listen", "--input", input.path, "--apps", "apps", "--config", try Self.emptyConfig(),
+                                                 "--acknowledgement", "speech", "--simulate-echo", echo, "--json"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let events = try Self.jsonLines(outcome.output).compactMap { $0["event"] as? String }
+        #expect(events == ["started", "wake", "no_speech", "summary"], "\(outcome.output)")
+    }
+
     @Test func printsTurnsForAPersonWithASummary() throws {
         let outcome = try CommandLineTests.hark(["listen", "--input", "audio-fixtures/live/session.wav", "--apps", "apps",
                                                  "--config", try Self.emptyConfig()])
