@@ -8,23 +8,16 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure recognition on a folder of recordings with sidecars.",
         discussion: """
-        Decodes every NAME.wav in each DIR that has a NAME.json sidecar in the rhasspy-test layout \
-        ({"text": …, "intent": {"name": …}, "slots": {…}}; an intent of null means the recording \
-        must be rejected) against the installed apps' phrases, in one process with one warm decoder. \
-        A recording heard as one of Hark's own commands ("turn it up", "never mind", "help") counts \
-        as acted on: a false acceptance of speech to reject, a misrecognition of a command. \
-        Prints command acceptance, intent accuracy, false rejections and acceptances, slot \
-        confusions, real-time factor (CPU seconds / audio seconds), decode latency and peak memory; \
-        figures by folder and by voice (a sidecar's "voice") when there are several; and the same \
-        recordings judged at every margin threshold from -4 to 0, with the loosest threshold that \
-        keeps false acceptances at or below 1% (one-word phrases are searched again beside other words \
-        only where that could change the verdict at --rejection-margin, so the figures at other \
-        thresholds are close, not exact); and what "Did you say …?" would ask about (phrases \
-        rejected within the ask band below the threshold: commands it names right or wrong, and \
-        speech to reject it would answer with a question) at the setting and other widths. With --baseline, every recording is also decoded by \
-        plain pocketsphinx (the same model and grammar, written as JSGF, every setting at its \
-        default, one warm decoder, no rejection) and its figures are printed beside Hark's, with \
-        tables by folder, noise, SNR and voice (a sidecar's "noise" and "snr" name the condition).
+        Decodes every NAME.wav in each DIR that has a NAME.json sidecar in the rhasspy-test \
+        layout ({"text": …, "intent": {"name": …}, "slots": {…}}; an intent of null means the \
+        recording must be rejected) against the installed apps' phrases. Prints commands \
+        understood and acted on, wrong actions (a command acted on with a wrong intent or value; \
+        Hark's own commands count), false acceptances of speech to reject, what "Did you say …?" \
+        would ask about, real-time factor, latency and memory, by folder and by voice, and the \
+        same recordings judged at other thresholds. A sidecar's "wakeAt" gives the seconds of \
+        room before the request, which is then cut as the live loop cuts it. With --baseline, \
+        plain pocketsphinx (the same model and grammar, its own defaults) hears every recording \
+        too, beside Hark. docs/benchmarks.md describes the benchmarks built on it.
         """)
 
     @Argument(help: ArgumentHelp("Folders of recordings with sidecars (one per condition, e.g. clean and noisy).",

@@ -59,12 +59,12 @@ struct VoiceOptions: ParsableArguments {
 /// Recogniser knobs people may need when tuning for their room.
 struct RecognizerOptions: ParsableArguments {
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Reject results whose margin over free phone recognition (the lowest of the words' per-frame margin, the weakest word's, how much of the speech the words explain, how much is said besides them beyond \(Confidence.speechBesidesAllowed / 100) s, and whether they were said implausibly slowly) is below this; in loud noise the margin counts \(String(format: "%g", Confidence.noisePenaltyPerDecibel)) less for each dB the audio's signal-to-noise estimate falls below \(String(format: "%g", Confidence.noisePenaltyBelow)) dB, and at the top level Hark's own commands (cancel, repeat, help, louder, …) must clear it by \(String(format: "%g", TurnGrammar.ownCommandStrictness)) more (default \(String(format: "%g", Confidence.defaultThreshold)); closer to 0 rejects more).",
+            help: ArgumentHelp("How sure Hark must be to act on what it heard: a margin over free phone recognition (default \(String(format: "%g", Confidence.defaultThreshold)); closer to 0 rejects more). docs/how-hark-hears.md explains the margin.",
                                valueName: "margin"))
     var rejectionMargin: Double?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Ask \"Did you say …?\" about a phrase rejected with a margin at most this far below the rejection margin (default \(String(format: "%g", Confidence.defaultAskBand)), so \(String(format: "%.2f", RecognizerConfiguration().askMargin)) to \(String(format: "%g", Confidence.defaultThreshold)) by default; 0 never asks).",
+            help: ArgumentHelp("How far below --rejection-margin Hark still asks \"Did you say …?\" instead of rejecting (default \(String(format: "%g", Confidence.defaultAskBand)); 0 never asks).",
                                valueName: "width"))
     var askBand: Double?
 
@@ -77,26 +77,26 @@ struct RecognizerOptions: ParsableArguments {
     var acousticAdaptation: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Faint white noise (dBFS) added to each utterance before it is decoded, so that a near-silent room does not throw the recogniser off (default -60), or \"none\" to decode the audio as it comes.",
+            help: ArgumentHelp("Faint hiss (dBFS) added to each request before it is decoded, so a near-silent room does not throw the recogniser off (default -60), or \"none\".",
                                valueName: "dB|none"))
     var noiseFloor: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Keep the noise floor at least this many dB below the request's voice (the loudest tenth of its 25 ms pieces), so a voice the microphone barely caught is not drowned by it (default \(String(format: "%g", NoiseFloor.headroomBelowVoice))), or \"none\" for the floor's level whatever the voice's.",
+            help: ArgumentHelp("Keep that hiss at least this many dB below the voice, so a voice the microphone barely caught is not drowned (default \(String(format: "%g", NoiseFloor.headroomBelowVoice))), or \"none\".",
                                valueName: "dB|none"))
     var noiseFloorHeadroom: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Hear a request through WebRTC's noise suppression when its room is louder than this (dBFS: the quietest fifth of its 100 ms pieces; e.g. \(String(format: "%g", Recognizer.denoisingRoomLevel)) in a loud room), or \"none\" never to (the default).",
+            help: ArgumentHelp("Hear a request through noise suppression when its room is louder than this (dBFS, e.g. \(String(format: "%g", Recognizer.denoisingRoomLevel)) for a room loud all the time), or \"none\" never to (the default).",
                                valueName: "dBFS|none"))
     var requestDenoiseAbove: String?
 
-    @Option(help: ArgumentHelp("Search these common words (one a line) beside the grammar for \(RecognizerConfiguration().otherWordsScope) (a quiet room): speech they explain better is rejected, and a phrase that beats them is judged \(String(format: "%g", Confidence.otherWordsAllowance)) more leniently. Without it, the installed models/other-words.txt; \"none\" never searches any.",
+    @Option(help: ArgumentHelp("Common words (one a line) searched beside a short phrase heard in a quiet room: speech they explain better is not taken for the phrase. Without it, the installed models/other-words.txt; \"none\" never searches.",
                                valueName: "file|none"))
     var otherWords: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("How clearly the words that decide an action (on or off, a colour, a number) must beat the other words the apps allow in their place before Hark acts; below it Hark asks or rejects (default \(String(format: "%g", Confidence.defaultRivalClearance))), or \"none\" to measure without judging by it.",
+            help: ArgumentHelp("How clearly the words that decide an action (on or off, a colour, a number) must beat the others the apps allow in their place before Hark acts; below it Hark asks or rejects (default \(String(format: "%g", Confidence.defaultRivalClearance))), or \"none\" not to judge by it.",
                                valueName: "margin|none"))
     var rivalClearance: String?
 
