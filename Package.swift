@@ -70,6 +70,10 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strictness),
+        // The benchmarks and their reports: measuring code, kept out of the runtime a speaker runs.
+        .target(name: "HarkBench",
+                dependencies: ["HarkRuntime", "HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkSpeech", "HarkVoice"],
+                swiftSettings: strictness),
         // The Wyoming protocol's events as bytes: pure Swift, testable without a socket.
         .target(name: "HarkWyoming", swiftSettings: strictness),
         // Hark served over Wyoming with swift-nio: a session per connection, wired to the assistant.
@@ -80,7 +84,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strictness),
         .executableTarget(name: "hark",
-                          dependencies: ["HarkRuntime", "HarkServer", "HarkWyoming", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkImport", "HarkIntents", "HarkShortcuts",
+                          dependencies: ["HarkBench", "HarkRuntime", "HarkServer", "HarkWyoming", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkImport", "HarkIntents", "HarkShortcuts",
                                          "HarkSpeech", "HarkStore", "HarkVoice",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
@@ -107,7 +111,7 @@ let package = Package(
         .testTarget(name: "HarkVoiceTests", dependencies: ["HarkVoice", "HarkAudio", "HarkTestSupport"],
                     swiftSettings: strictness),
         .testTarget(name: "HarkRuntimeTests",
-                    dependencies: ["HarkRuntime", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkGrammar", "HarkIntents",
+                    dependencies: ["HarkBench", "HarkRuntime", "HarkAudio", "HarkDialogue", "HarkExampleApps", "HarkGrammar", "HarkIntents",
                                    "HarkShortcuts", "HarkSpeech", "HarkStore", "HarkVoice", "HarkTestSupport"],
                     swiftSettings: strictness),
         .testTarget(name: "HarkWyomingTests", dependencies: ["HarkWyoming"], swiftSettings: strictness),

@@ -1,5 +1,5 @@
-import HarkAudio
-import HarkSpeech
+public import HarkAudio
+public import HarkSpeech
 
 /// Hark's own voice taken out of what the microphone hears while it speaks, so the wake word
 /// still works over a reply: the reply's samples, delayed as the loudspeaker, its buffers and
@@ -8,11 +8,11 @@ import HarkSpeech
 /// The delay is measured, not assumed: each reply starts with the last reply's measurement
 /// (the first with what the loudspeaker says it holds), and at its end the delay is measured
 /// again from the reply's own audio (`EchoDelay`) and kept when the match is clear.
-final class EchoPath {
+public final class EchoPath {
     private let canceller: EchoCanceller
     /// Samples between handing a sample to the loudspeaker and hearing it; nil before the first
     /// reply was measured.
-    private(set) var delay: Int?
+    public private(set) var delay: Int?
     private var reference: [Int16] = []
     private var replyDelay = 0
     /// Samples captured since the reply began.
@@ -24,7 +24,7 @@ final class EchoPath {
 
     /// Whether a reply's own audio has measured the delay: the canceller has heard Hark's voice
     /// come back through this room at least once.
-    var knowsTheRoom: Bool { delay != nil }
+    public var knowsTheRoom: Bool { delay != nil }
 
     /// A measurement is kept only above this match: below it the reply was too quiet in the
     /// microphone, or drowned by other sound, to tell.
@@ -32,7 +32,7 @@ final class EchoPath {
     /// At most this much of a reply is kept for the measurement.
     static let measuredSeconds = 8.0
 
-    init() throws(AudioError) {
+    public init() throws(AudioError) {
         canceller = try EchoCanceller()
     }
 
@@ -40,7 +40,7 @@ final class EchoPath {
     /// seconds the loudspeaker says it holds before a sample is heard (used until a reply's
     /// own audio has measured the delay); `start` where on the timeline of what the microphone
     /// heard the reply begins.
-    func begin(_ played: [Int16], queued: Double, at start: Int = 0) {
+    public func begin(_ played: [Int16], queued: Double, at start: Int = 0) {
         reference = played
         replyStart = start
         replyDelay = delay ?? Int(queued * Double(PipelineAudio.sampleRate))
@@ -50,7 +50,7 @@ final class EchoPath {
     }
 
     /// `heard` with the reply's echo taken out.
-    func clean(_ heard: [Int16]) -> [Int16] {
+    public func clean(_ heard: [Int16]) -> [Int16] {
         let played = played(whileHearing: (replyStart + position)..<(replyStart + position + heard.count))
         if captured.count < Int(Self.measuredSeconds) * PipelineAudio.sampleRate { captured += heard }
         position += heard.count
@@ -59,7 +59,7 @@ final class EchoPath {
 
     /// What the loudspeaker was playing while the microphone heard `captured` (positions on the
     /// timeline of what was heard): the reference the canceller used there.
-    func played(whileHearing captured: Range<Int>) -> [Int16] {
+    public func played(whileHearing captured: Range<Int>) -> [Int16] {
         captured.map { position in
             let index = position - replyStart - replyDelay
             return index >= 0 && index < reference.count ? reference[index] : 0
@@ -71,7 +71,7 @@ final class EchoPath {
     /// still learning the room at the start of the first reply. What the loudspeaker played over
     /// the detection's window is judged by the same verifier, on the phrase's alignment alone;
     /// at even odds or better, the wake word was Hark's.
-    func isOwnVoice(_ detection: WakeWordDetection, spotter: WakeWordSpotter) throws -> Bool {
+    public func isOwnVoice(_ detection: WakeWordDetection, spotter: WakeWordSpotter) throws -> Bool {
         let margins = WakeWordSpotter.verifierMargins
         let window = (detection.startSample - margins.before)..<(detection.endSample + margins.after)
         guard let own = try spotter.confidence(of: detection, in: played(whileHearing: window)) else { return false }
@@ -85,7 +85,7 @@ final class EchoPath {
     static let ownVoiceOdds = 0.0
 
     /// The reply is over (or was stopped): measures the delay on what it played and was heard.
-    func end() {
+    public func end() {
         let played = Array(reference.prefix(captured.count))
         if let measured = EchoDelay.estimate(captured: captured, played: played), measured.correlation >= Self.trustedMatch {
             delay = measured.samples

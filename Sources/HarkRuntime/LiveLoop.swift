@@ -610,16 +610,16 @@ public actor LiveLoop {
     private func finish(cpuAtStart: Double) -> LiveSummary {
         summary.audioSeconds = seconds(heard + skipped)
         let processing = latencies.map(\.processing).sorted(), totals = latencies.map(\.total).sorted()
-        summary.processingP50 = Benchmark.percentile(processing, 0.5)
-        summary.processingP95 = Benchmark.percentile(processing, 0.95)
-        summary.totalLatencyP50 = Benchmark.percentile(totals, 0.5)
-        summary.totalLatencyP95 = Benchmark.percentile(totals, 0.95)
+        summary.processingP50 = ProcessClock.percentile(processing, 0.5)
+        summary.processingP95 = ProcessClock.percentile(processing, 0.95)
+        summary.totalLatencyP50 = ProcessClock.percentile(totals, 0.5)
+        summary.totalLatencyP95 = ProcessClock.percentile(totals, 0.95)
         summary.cpuPerAudioSecond = summary.audioSeconds > 0 ? (ProcessClock.cpuSeconds() - cpuAtStart) / summary.audioSeconds : 0
         summary.peakResidentMegabytes = ProcessClock.peakResidentMegabytes()
         summary.cpuPerSpeakingSecond = summary.speakingSeconds > 0 ? cpuWhileSpeaking / summary.speakingSeconds : 0
         let delays = stopDelays.sorted()
-        summary.stopDelayP50 = Benchmark.percentile(delays, 0.5)
-        summary.stopDelayP95 = Benchmark.percentile(delays, 0.95)
+        summary.stopDelayP50 = ProcessClock.percentile(delays, 0.5)
+        summary.stopDelayP95 = ProcessClock.percentile(delays, 0.95)
         return summary
     }
 

@@ -72,7 +72,7 @@ public struct LiveSettings: Sendable, Equatable {
     /// speech is seen without delay, large enough to keep the loop's overhead low.
     public static let chunkSamples = 480
 
-    var endpointer: EnergyEndpointer.Settings {
+    public var endpointer: EnergyEndpointer.Settings {
         EnergyEndpointer.Settings(endSilence: endSilence, maximumUtterance: maximumUtterance)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkBench
 import HarkRuntime
 import HarkSpeech
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HarkBench
 import HarkAudio
 import HarkRuntime
 import HarkSpeech

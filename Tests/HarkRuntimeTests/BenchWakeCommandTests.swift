@@ -1,6 +1,7 @@
 import Foundation
 import HarkAudio
 @testable import HarkRuntime
+@testable import HarkBench
 import HarkTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import HarkRuntime
+@testable import HarkBench
 import HarkSpeech
 import Testing
 

@@ -2,6 +2,7 @@ public import Foundation
 import HarkAudio
 public import HarkSpeech
 import HarkIntents
+public import HarkRuntime
 
 /// What a recording should be understood as, in the rhasspy-test sidecar
 /// layout (`NAME.json` beside `NAME.wav`). A null or missing intent marks
@@ -536,8 +537,8 @@ public struct Benchmark: Sendable {
         report.baseline?.cpuSeconds = baselineCPUSeconds
         report.baseline?.audioSeconds = audioSeconds
         latencies.sort()
-        report.decodeLatencyP50 = Self.percentile(latencies, 0.5)
-        report.decodeLatencyP95 = Self.percentile(latencies, 0.95)
+        report.decodeLatencyP50 = ProcessClock.percentile(latencies, 0.5)
+        report.decodeLatencyP95 = ProcessClock.percentile(latencies, 0.95)
         report.peakResidentMegabytes = ProcessClock.peakResidentMegabytes()
         return report
     }
@@ -600,35 +601,5 @@ public struct Benchmark: Sendable {
         guard let heard else { return false }
         func normal(_ text: String) -> String { text.lowercased().filter { !$0.isWhitespace && $0 != "_" } }
         return normal(expected) == normal(heard)
-    }
-
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))
-        return sorted[index]
-    }
-}
-
-/// CPU time and peak memory of this process, from getrusage(2).
-public enum ProcessClock {
-    public static func cpuSeconds() -> Double {
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-
-    /// Resident set size now, in megabytes (/proc/self/statm counts pages); 0 where unreadable.
-    public static func residentMegabytes() -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
-        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
-    }
-
-    /// Peak resident set size in megabytes (ru_maxrss is in kilobytes on Linux).
-    public static func peakResidentMegabytes() -> Double {
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        return Double(usage.ru_maxrss) / 1024
     }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 import HarkAudio
 public import HarkSpeech
+import HarkRuntime
 
 /// Measures wake phrases on a corpus laid out as bench/make-wake-corpus.py makes it:
 ///

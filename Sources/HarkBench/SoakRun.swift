@@ -1,5 +1,6 @@
 import Foundation
 import HarkAudio
+public import HarkRuntime
 
 /// Many utterances through one assistant, as a device hears them over days: each recording is
 /// decoded, understood, carried out and answered in speech, again and again, with donations

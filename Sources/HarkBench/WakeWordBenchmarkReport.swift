@@ -1,5 +1,6 @@
 import Foundation
 import HarkSpeech
+import HarkRuntime
 
 /// The figures of a wake-word benchmark run (see `WakeWordBenchmark`), and the candidates
 /// behind them.

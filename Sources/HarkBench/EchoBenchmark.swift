@@ -2,6 +2,7 @@ public import Foundation
 import HarkAudio
 import HarkSpeech
 import HarkVoice
+import HarkRuntime
 
 /// Wake words said while Hark speaks, in a simulated room: Hark's reply comes back into the
 /// microphone through a loudspeaker 37 ms and a reverberant room away (a fixed impulse
@@ -197,7 +198,7 @@ public struct EchoBenchmark {
                                 row.echoDecibels, row.foundAlone, row.recordings, row.foundOverEcho, row.recordings,
                                 row.foundCancelled, row.recordings, row.enhancementMedian, row.ownVoiceWakesOverEcho,
                                 row.ownVoiceWakesCancelled, perHour(row.ownVoiceWakesOverEcho), perHour(row.ownVoiceWakesCancelled),
-                                Benchmark.percentile(delays, 0.5) * 1000, Benchmark.percentile(delays, 0.95) * 1000, delays.count)
+                                ProcessClock.percentile(delays, 0.5) * 1000, ProcessClock.percentile(delays, 0.95) * 1000, delays.count)
                 + (row.stopsWithoutEnd > 0 ? ", \(row.stopsWithoutEnd) more where the phrase could not be aligned" : ""))
         }
         return lines.joined(separator: "\n")

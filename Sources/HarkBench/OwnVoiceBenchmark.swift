@@ -2,6 +2,7 @@ public import Foundation
 import HarkAudio
 import HarkSpeech
 import HarkVoice
+import HarkRuntime
 
 /// Hark's own replies, and nobody else, coming back into the microphone of a quiet room through
 /// a simulated room at the level it plays them (the loudspeaker beside the microphone), heard

@@ -1,5 +1,6 @@
 import HarkAudio
 import HarkSpeech
+import HarkRuntime
 
 /// A request cut from a recording as the live loop cuts one from its microphone: the room
 /// before the wake word is heard while waiting (the loop follows its level), then a fresh
