@@ -30,26 +30,8 @@ public struct WakeWordEvidence: Sendable, Equatable, Codable {
     /// Share of the quarter second before the phrase that the free phones heard as silence: a
     /// wake word usually starts after a pause, a near miss in running speech does not. (Said
     /// straight after other words, a real one loses a little here and must make it up elsewhere.)
-    /// In household noise the free phones hear a pause as phones (the tune "jarvis" at 10 dB that
-    /// were missed had a median of 0.52 here, those found 1.0). Counting as quiet also the frames
-    /// no more than 6 dB above the room's level, as the spotter's restart judges quiet, was
-    /// measured on the tune half of make bench-wake (all four phrases, clean and at 10 dB, the
-    /// shipped verifier): 292 → 271 of 614 missed at the default but 2 → 6 false alarms, and
-    /// 235 → 233 at each phrase's strict end ("jarvis" 55 → 45, "athena" 103 → 114: its near
-    /// misses after real pauses in running speech rose with it). Only while the room is loud
-    /// enough to be denoised: 278 and 5, and 233. Requiring the frames to lie 6 dB below the
-    /// candidate too changed one recording; refitted on it, the verifier did worse at the strict end.
-    /// A soft first phone ("hey"'s HH, a breath much like the quiet) is begun by the alignment on
-    /// frames the free phones hear as silence, so the pause before a real "hey chatterbox" often
-    /// comes out as none: 0 for 17 % of its test recordings clean, 51 % at 10 dB ("jarvis" 3 % and
-    /// 25 %). Measuring the quarter second before the first frame they hear as sound instead
-    /// (`--split tune`, the shipped verifier, the same phrases in each run before and after; missed
-    /// at the default / at each phrase's strict end): "jarvis" alone 65 → 62 / 55 → 48 of 210, no
-    /// false alarm either way; "amelia" and "hey chatterbox" together 141 → 137 / 90 → 115 of 172,
-    /// 2 false alarms either way, the strict end lost because one "amelia" near miss in 3 hours
-    /// rose from odds 0.64 to 2.25; on "hey chatterbox"'s test recordings (positives alone) 29 → 27
-    /// of 38 clean and 32 → 27 at 10 dB. Not taken on that: "athena" and the test negatives are not
-    /// yet measured.
+    /// Other ways of counting the pause, in noise and before a soft first phone, were measured
+    /// and not taken (docs/benchmarks.md).
     public var leadingSilence: Double
     /// How much better (per frame of the phrase, in `Confidence.marginScale` units) the phrase among common words
     /// explains the candidate's audio than the common words alone do (see
