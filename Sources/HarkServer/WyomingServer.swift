@@ -75,8 +75,14 @@ public final class WyomingServer: Sendable {
         self.logger = logger
     }
 
-    /// Accepts and serves connections until the task running it is cancelled; then the
-    /// listening socket is closed and open connections are ended.
+    /// Stops taking connections: `run` then ends once the connections being served have. Called
+    /// beside cancelling `run`'s task, so that a stop ends `run` whatever it was waiting on.
+    public func stop() {
+        listener.channel.close(promise: nil)
+    }
+
+    /// Accepts and serves connections until the task running it is cancelled (or `stop`); then
+    /// the listening socket is closed and open connections are ended.
     public func run() async throws {
         try await listener.executeThenClose { connections in
             try await withThrowingDiscardingTaskGroup { group in

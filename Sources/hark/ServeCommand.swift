@@ -117,6 +117,9 @@ struct Serve: AsyncParsableCommand {
             let stopper = StopSignals { signal in
                 logger.notice("\(signal), stopping")
                 task.cancel()
+                // Cancelling alone once left serve running over 10 s in a test (the cause was
+                // not found); closing the listener ends `run` whatever its task was waiting on.
+                server.stop()
             }
             defer { stopper.cancel() }
             // The one line on standard output: scripts and tests read the address (and the port chosen for port 0).
