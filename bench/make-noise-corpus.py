@@ -18,6 +18,12 @@ taken in turn, so each condition holds every noise about equally.
       `own_room`), so the room does not change when the person starts. The sidecar
       (the rhasspy-test layout of make-real-corpus.py) says "wakeAt": LEAD, so `hark bench`
       cuts the request from what follows as the live loop would.
+  turns/CONDITION/NAME.wav, NAME.json
+      the same requests, each said after a test recording of "jarvis" (by another test speaker,
+      brought to the request's level, cut to its sound, then TURN_GAP s of the request's room):
+      a whole turn, "Jarvis, turn on the lamp". The sidecar adds "wakePhrase", "wakeStartsAt"
+      (LEAD) and sets "wakeAt" to where the request begins, so `hark bench --spot-wake` finds the
+      wake word as the live loop does before it cuts the request.
   wake/CONDITION/positives/PHRASE/CONDITION/test-ID.wav
       a share of every phrase's test recordings, with LEAD seconds of the room before and 1 s after.
   wake/CONDITION/negatives/test-speech-NNN.wav
@@ -51,8 +57,10 @@ CONDITIONS = [("clean", 60.0), ("snr20", 20.0), ("snr10", 10.0), ("snr05", 5.0),
 REQUEST_SHARE = {"home-en": 49, "fsdd": 30, "mycroft:athena": 20, "mycroft:amelia": 20,
                  "mycroft:not-wake-words": 30, "jarvis": 20}
 WAKE_SHARE = 24  # recordings of each phrase
+# The pause between the wake word and the request in a recorded turn (s).
+TURN_GAP = 0.3
 # Written into OUTDIR/corpus-version: make bench-noise remakes a corpus of another version.
-VERSION = "3"
+VERSION = "4"
 
 
 def spread(items, count):
@@ -117,6 +125,39 @@ def requests(corpora, noises, out):
             with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
                 json.dump(dict(sidecar, noise=noise_name, snr=snr, wakeAt=LEAD), f)
     print(f"requests: {len(chosen)} recordings in {len(CONDITIONS)} conditions", file=sys.stderr)
+    return chosen
+
+
+def sound_of(speech):
+    """`speech` cut to its sound: from 50 ms before the first 10 ms frame within 35 dB of the
+    loudest to 50 ms after the last."""
+    frame = RATE // 100
+    powers = np.array([np.mean(speech[i:i + frame] ** 2) for i in range(0, len(speech) - frame + 1, frame)]) + 1e-12
+    loud = np.nonzero(powers >= powers.max() / 10 ** 3.5)[0]
+    start = max(0, loud[0] * frame - RATE // 20)
+    end = min(len(speech), (loud[-1] + 1) * frame + RATE // 20)
+    return speech[start:end]
+
+
+def turns(corpora, noises, out, chosen):
+    """Each request of `chosen` said after a test "jarvis" (see the module's doc)."""
+    wakes = spread([path for path, split, _ in wake.wake_recordings(corpora, "wake-jarvis", "") if split == "test"],
+                   len(chosen))
+    for index, (condition, snr) in enumerate(CONDITIONS):
+        folder = os.path.join(out, "turns", condition)
+        os.makedirs(folder)
+        for number, (name, path, sidecar) in enumerate(chosen):
+            noise_name, noise = noises[(number + index) % len(noises)]
+            request = real.read_audio(path)
+            said = sound_of(real.read_audio(wakes[number % len(wakes)]))
+            said = said * np.sqrt(real.speech_power(request) / real.speech_power(said))
+            turn = np.concatenate([said, own_room(request, int(TURN_GAP * RATE)), request])
+            mixed = in_room(turn, snr, noise, zlib.crc32(name.encode()), LEAD, TAIL)
+            real.write_audio(os.path.join(folder, name + ".wav"), mixed)
+            with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
+                json.dump(dict(sidecar, noise=noise_name, snr=snr, wakePhrase="jarvis", wakeStartsAt=LEAD,
+                               wakeAt=LEAD + (len(said) + int(TURN_GAP * RATE)) / RATE), f)
+    print(f"turns: {len(chosen)} requests after a wake word in {len(CONDITIONS)} conditions", file=sys.stderr)
 
 
 def wake_words(corpora, noises, out, negative_minutes):
@@ -162,7 +203,8 @@ def main():
     noises = [(name, real.read_audio(os.path.join(args.corpora, "noise-household", file))) for name, file in real.NOISES]
     stage = args.out.rstrip("/") + ".partial"
     shutil.rmtree(stage, ignore_errors=True)
-    requests(args.corpora, noises, stage)
+    chosen = requests(args.corpora, noises, stage)
+    turns(args.corpora, noises, stage, chosen)
     wake_words(args.corpora, noises, stage, args.negative_minutes)
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     apps = os.path.join(stage, "apps")

@@ -21,6 +21,11 @@ public struct ExpectedUnderstanding: Sendable, Decodable {
     /// request the room before it (make bench-noise): the request is then cut from what follows
     /// as the live loop cuts one (`StreamedRequest`), and plain pocketsphinx hears all of it.
     public var wakeAt: Double?
+    /// The wake phrase said before the request, from `wakeStartsAt` to `wakeAt` s (recorded
+    /// turns, make bench-noise's turns/): with `Benchmark.wakeSettings` the spotter must find it
+    /// (`SpottedWake`), and the request is cut from where it ended the phrase.
+    public var wakePhrase: String?
+    public var wakeStartsAt: Double?
 }
 
 /// What plain pocketsphinx (`BaselineRecognizer`) made of the same recording.
@@ -67,6 +72,10 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var baseline: BaselineOutcome? = nil
     /// The phrase of Hark's own it was heard as (`TurnReport.builtIn`), if one.
     public var builtIn: String? = nil
+    /// In a recorded turn, what the spotter made of the wake phrase before the request
+    /// (`SpottedWake.Verdict`). After a tentative one, a request not accepted at the report's
+    /// threshold is dropped in silence: its margin is set below every threshold.
+    public var wake: String? = nil
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
 
@@ -473,6 +482,9 @@ public struct Benchmark: Sendable {
     public var threshold: Double
     /// Also decode every recording with plain pocketsphinx (`BaselineRecognizer`).
     public var baseline: Bool
+    /// How the live loop listens for the wake word: recordings whose sidecar names a wake phrase
+    /// have it spotted so (`SpottedWake`); nil cuts them at `wakeAt` as if it were always heard.
+    public var wakeSettings: LiveSettings?
 
     public init(assistant: Assistant, inputRate: Int? = nil, threshold: Double, baseline: Bool = false) {
         self.assistant = assistant
@@ -494,6 +506,7 @@ public struct Benchmark: Sendable {
         var cpuSeconds = 0.0, audioSeconds = 0.0, baselineCPUSeconds = 0.0
         let catalog = await assistant.catalog
         if baseline { try await assistant.recognition.startBaseline() }
+        var spotters: [String: WakeWordSpotter] = [:]
         for (index, url) in recordings.enumerated() {
             let sidecarURL = url.deletingPathExtension().appendingPathExtension("json")
             let expected = try JSONDecoder().decode(ExpectedUnderstanding.self, from: Data(contentsOf: sidecarURL))
@@ -504,17 +517,37 @@ public struct Benchmark: Sendable {
             let started = Date()
             let stream = try clip.pipelineSamples()
             var samples = stream, afterWake = stream[...]
+            var wake: SpottedWake.Verdict?
             if let wakeAt = expected.wakeAt {
                 afterWake = stream[min(stream.count, max(0, Int(wakeAt * Double(PipelineAudio.sampleRate))))...]
-                samples = StreamedRequest.cut(stream, roomSeconds: wakeAt) ?? []
+                if let phrase = expected.wakePhrase, let wakeSettings {
+                    var settings = wakeSettings
+                    settings.wakePhrase = phrase
+                    let spotter = try spotters[phrase] ?? WakeWordSpotter(configuration: settings.wakeWord)
+                    spotters[phrase] = spotter
+                    let found = try SpottedWake.find(in: stream, startsAt: expected.wakeStartsAt ?? 0, endsAt: wakeAt, spotter: spotter)
+                    wake = found.verdict
+                    samples = found.endSample.flatMap {
+                        StreamedRequest.cut(stream, roomSeconds: Double($0) / Double(PipelineAudio.sampleRate), dropsWakeTail: true)
+                    } ?? []
+                } else {
+                    samples = StreamedRequest.cut(stream, roomSeconds: wakeAt) ?? []
+                }
             }
             var outcome: BenchmarkOutcome
-            if samples.isEmpty {
+            if wake == .missed {
+                outcome = Self.nothingHeard(expected: expected, url: url, because: "wake word missed")
+            } else if samples.isEmpty {
                 outcome = Self.nothingHeard(expected: expected, url: url)
             } else {
                 let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
                 outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
+                if wake == .tentative && !outcome.accepted(at: threshold) {
+                    outcome.account = "after a tentative wake word, dropped in silence: " + outcome.account
+                    outcome.margin = Self.unheardMargin
+                }
             }
+            outcome.wake = wake?.rawValue
             latencies.append(Date().timeIntervalSince(started))
             cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
             audioSeconds += clip.duration
@@ -588,13 +621,17 @@ public struct Benchmark: Sendable {
     /// A request in which the endpointer found no speech after the wake word: the live loop
     /// would have stopped listening, so it is neither understood nor acted on. Its margin is
     /// below every threshold the report judges at.
-    static func nothingHeard(expected: ExpectedUnderstanding, url: URL) -> BenchmarkOutcome {
+    static func nothingHeard(expected: ExpectedUnderstanding, url: URL,
+                             because reason: String = "no speech found after the wake word") -> BenchmarkOutcome {
         BenchmarkOutcome(recording: url.lastPathComponent, folder: url.deletingLastPathComponent().lastPathComponent,
                          voice: expected.voice, noise: expected.noise, snr: expected.snr, mustReject: expected.intent == nil,
-                         margin: -100, understood: false, intentRight: false, commandRight: false, slotConfusions: [],
-                         account: "no speech found after the wake word"
+                         margin: unheardMargin, understood: false, intentRight: false, commandRight: false, slotConfusions: [],
+                         account: reason
                              + (expected.intent.map { ", expected \($0.name) \(Self.describe(expected.slots ?? [:]))" } ?? ""))
     }
+
+    /// The margin of a request never heard: below every threshold a report judges at.
+    static let unheardMargin = -100.0
 
     /// Equal ignoring case and spacing, as the sidecar format intends.
     static func same(_ expected: String, _ heard: String?) -> Bool {

@@ -10,13 +10,22 @@ import HarkRuntime
 enum StreamedRequest {
     /// The utterance the live loop would hear in `samples` (16 kHz), whose first `roomSeconds`
     /// are the room before the wake word; nil when it finds no speech after them.
-    static func cut(_ samples: [Int16], roomSeconds: Double,
+    /// `dropsWakeTail`: the wake word itself ends at `roomSeconds` (a recorded turn), and its
+    /// last sound, up to `LiveLoop.longestWakeTail`, is not the request, as in the loop.
+    static func cut(_ samples: [Int16], roomSeconds: Double, dropsWakeTail: Bool = false,
                     settings: EnergyEndpointer.Settings = LiveSettings().endpointer) -> [Int16]? {
         let wakePoint = min(samples.count, max(0, Int(roomSeconds * Double(PipelineAudio.sampleRate))))
         var ambient = EnergyEndpointer(settings: settings)
         for chunk in chunks(samples[..<wakePoint]) { ambient.observe(chunk) }
         var endpointer = EnergyEndpointer(settings: settings, room: ambient)
-        for chunk in chunks(samples[wakePoint...]) {
+        var tailLeft = dropsWakeTail ? Int(LiveLoop.longestWakeTail * Double(PipelineAudio.sampleRate)) : 0
+        for var chunk in chunks(samples[wakePoint...]) {
+            if tailLeft > 0 {
+                let quiet = endpointer.endOfSound(in: chunk)
+                let dropped = min(quiet ?? chunk.count, tailLeft, chunk.count)
+                chunk.removeFirst(dropped)
+                tailLeft = quiet == nil ? tailLeft - dropped : 0
+            }
             if let utterance = endpointer.feed(chunk).first { return utterance }
         }
         // The recording ended while someone was still speaking: the loop would have heard them out.

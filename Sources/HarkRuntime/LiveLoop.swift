@@ -4,104 +4,6 @@ import HarkSpeech
 import HarkShortcuts
 import HarkDialogue
 
-/// Something the live loop did, for the terminal, the journal and tests.
-public enum LiveEvent: Sendable {
-    /// Listening for the wake word on `source`.
-    case started(source: String, wakePhrase: String)
-    /// The wake word ended `at` seconds into the input, with the spotter's score and the
-    /// confidence it judged by (see `WakeWordDetection`).
-    case wake(at: Double, score: Double, confidence: Double)
-    /// One request or answer understood and replied to.
-    case turn(LiveTurn)
-    /// Nobody spoke after the wake word (`inConversation` false) or after a question.
-    case noSpeech(at: Double, inConversation: Bool)
-    /// An automation ran and its result was spoken.
-    case automation(phrase: String, reply: String)
-    /// Another room heard the same wake word better and answers it (a satellite of a hub); this
-    /// one went back to waiting, `at` seconds into the input.
-    case yielded(at: Double)
-    /// The wake word was said while Hark spoke: the reply stopped `at` seconds into the input,
-    /// `afterWakeWord` seconds after the wake word ended (the `wake` event follows).
-    case interrupted(at: Double, afterWakeWord: Double)
-    /// Something went wrong and the loop went on (a device that failed, a turn that could not be decoded).
-    case problem(String)
-}
-
-/// One utterance the live loop answered.
-public struct LiveTurn: Sendable {
-    public var report: TurnReport
-    /// Where the utterance ended in the input, in seconds (time spent speaking replies counts).
-    public var endedAt: Double
-    /// The answer to a question Hark asked, heard without a wake word.
-    public var isAnswer: Bool
-    public var latency: LiveLatency
-}
-
-/// How long a person waits for the reply after they stop speaking.
-public struct LiveLatency: Sendable, Codable, Equatable {
-    /// The quiet the endpointer waited for to be sure speech had ended (the audio's own time).
-    public var endSilence: Double
-    /// From the end of speech being found (or recognition starting at a pause) to the first
-    /// reply sample handed to the loudspeaker: recognising, any quiet still to be confirmed,
-    /// the dialogue and its handler, and synthesising the reply.
-    public var processing: Double
-    public var total: Double { endSilence + processing }
-
-    enum CodingKeys: String, CodingKey { case endSilence = "end_silence_s", processing = "processing_s" }
-}
-
-/// The figures of one run of the loop.
-public struct LiveSummary: Sendable, Codable {
-    public var audioSeconds = 0.0
-    public var wakeWords = 0
-    public var turns = 0
-    public var noSpeech = 0
-    public var processingP50 = 0.0
-    public var processingP95 = 0.0
-    public var totalLatencyP50 = 0.0
-    public var totalLatencyP95 = 0.0
-    /// CPU time over audio time, over the whole run (1 = one core busy).
-    public var cpuPerAudioSecond = 0.0
-    public var peakResidentMegabytes = 0.0
-    /// Seconds Hark spoke while listening on (echo cancelled), and the CPU that took per second
-    /// (speaking, cancelling and spotting the wake word; 1 = one core busy).
-    public var speakingSeconds = 0.0
-    public var cpuPerSpeakingSecond = 0.0
-    /// Replies stopped by the wake word, and how long after its end each stopped.
-    public var interruptions = 0
-    public var stopDelayP50 = 0.0
-    public var stopDelayP95 = 0.0
-
-    enum CodingKeys: String, CodingKey {
-        case audioSeconds = "audio_s", wakeWords = "wake_words", turns, noSpeech = "no_speech"
-        case processingP50 = "processing_p50_s", processingP95 = "processing_p95_s"
-        case totalLatencyP50 = "latency_p50_s", totalLatencyP95 = "latency_p95_s"
-        case cpuPerAudioSecond = "cpu_per_audio_s", peakResidentMegabytes = "peak_rss_mb"
-        case speakingSeconds = "speaking_s", cpuPerSpeakingSecond = "cpu_per_speaking_s"
-        case interruptions, stopDelayP50 = "stop_delay_p50_s", stopDelayP95 = "stop_delay_p95_s"
-    }
-
-    public func humanReadable() -> String {
-        var text = String(format: """
-            %.1f s of audio: %d wake words, %d turns, %d times nobody spoke
-            reply latency (end of speech → first reply sample): median %.0f ms, p95 %.0f ms
-              of which processing (recognise, dialogue, synthesise): median %.0f ms, p95 %.0f ms
-            CPU: %.3f s per second of audio (%.1f%% of one core); peak memory %.0f MB
-            """, audioSeconds, wakeWords, turns, noSpeech, totalLatencyP50 * 1000, totalLatencyP95 * 1000,
-                      processingP50 * 1000, processingP95 * 1000, cpuPerAudioSecond, cpuPerAudioSecond * 100,
-                      peakResidentMegabytes)
-        if speakingSeconds > 0 {
-            text += String(format: "\nwhile speaking (%.1f s, echo cancelled, listening for the wake word): %.1f%% of one core",
-                           speakingSeconds, cpuPerSpeakingSecond * 100)
-        }
-        if interruptions > 0 {
-            text += String(format: "\ninterrupted %d times: the reply stopped %.0f ms after the wake word's end (median), p95 %.0f ms",
-                           interruptions, stopDelayP50 * 1000, stopDelayP95 * 1000)
-        }
-        return text
-    }
-}
-
 /// The device loop: idle → wake word → listen → recognise with the grammar of the turn →
 /// dialogue → speak → when the dialogue asked a question, listen again without the wake word →
 /// idle.
@@ -158,6 +60,9 @@ public actor LiveLoop {
         /// Whether this device answers the wake word that began listening (a hub decides when
         /// other rooms heard it too); nil for an answer to a question.
         var claim: WakeClaim?
+        /// Listening after a tentative wake word: the request must start promptly and be
+        /// understood clearly, or Hark stays silent.
+        var isTentative = false
     }
 
     /// A phrase recognised at `quiet` seconds into a pause, recognition having started at `started`.
@@ -288,9 +193,16 @@ public actor LiveLoop {
     /// The wake word was heard (while waiting, or over Hark's own voice): acknowledges it and
     /// listens for the request, starting with what was said after it and already read.
     private func woke(_ detection: WakeWordDetection, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        var request = recent.samples(from: detection.endSample)
+        if detection.isTentative {
+            onEvent(.tentativeWake(at: seconds(detection.endSample), confidence: detection.confidence))
+            var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, room: ambient),
+                                      since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail))
+            listening.isTentative = true
+            return try await listen(to: request, &listening, onEvent: onEvent)
+        }
         summary.wakeWords += 1
         onEvent(.wake(at: seconds(detection.endSample), score: detection.score, confidence: detection.confidence))
-        var request = recent.samples(from: detection.endSample)
         if let acknowledgement {
             if listensWhileSpeaking, echo?.knowsTheRoom == true {
                 // Taken out of what is heard, like a reply; what is said over it starts the request.
@@ -321,7 +233,7 @@ public actor LiveLoop {
     }
 
     /// The wake word's last sound fades within this long (s) of where the spotter ends it.
-    static let longestWakeTail = 0.5
+    public static let longestWakeTail = 0.5
 
     /// Feeds audio heard while listening; answers when the utterance is over (or nothing was said
     /// in time) and says what comes next.
@@ -340,7 +252,8 @@ public actor LiveLoop {
         }
         if let utterance = listening.endpointer.feed(audio).first {
             return try await answer(utterance, trailing: listening.endpointer.lastTrailingQuiet,
-                                    isAnswer: listening.isAnswer, claim: listening.claim, onEvent: onEvent)
+                                    isAnswer: listening.isAnswer, claim: listening.claim,
+                                    tentative: listening.isTentative, onEvent: onEvent)
         }
         let endpointer = listening.endpointer
         let speculativeSilence = min(settings.speculativeSilence, settings.earlyEndSilence)
@@ -364,7 +277,8 @@ public actor LiveLoop {
            let speculation = listening.speculation, let utterance = listening.endpointer.endNow() {
             return try await answer(utterance, recognized: speculation.heard, since: speculation.started,
                                     trailing: speculation.quiet, confirmedQuiet: endpointer.quietSoFar,
-                                    isAnswer: listening.isAnswer, claim: listening.claim, onEvent: onEvent)
+                                    isAnswer: listening.isAnswer, claim: listening.claim,
+                                    tentative: listening.isTentative, onEvent: onEvent)
         }
         if endpointer.isInSpeech && endpointer.quietSoFar >= settings.earlyEndSilence && listening.looksAgain {
             listening.looksAgain = false
@@ -373,8 +287,12 @@ public actor LiveLoop {
             if let early = try? await brain.hearEarly(endpointer.utteranceSoFar, continuing: listening.isAnswer),
                early.endsPhrase, let utterance = listening.endpointer.endNow() {
                 return try await answer(utterance, recognized: early, since: paused, trailing: trailing,
-                                        isAnswer: listening.isAnswer, claim: listening.claim, onEvent: onEvent)
+                                        isAnswer: listening.isAnswer, claim: listening.claim,
+                                    tentative: listening.isTentative, onEvent: onEvent)
             }
+        } else if listening.isTentative && !endpointer.isInSpeech && heard - listening.since >= samples(settings.tentativeSpeechWithin) {
+            onEvent(.dismissed(at: seconds(heard + skipped), heard: ""))
+            return .waiting
         } else if !endpointer.isInSpeech && heard - listening.since >= samples(settings.noSpeechTimeout) {
             summary.noSpeech += 1
             onEvent(.noSpeech(at: seconds(heard + skipped), inConversation: listening.isAnswer))
@@ -397,7 +315,12 @@ public actor LiveLoop {
     /// an early recognition. `claim`: the wake word's, which must be this device's to answer.
     private func answer(_ utterance: [Int16], recognized early: HeardUtterance? = nil, since endpointed: Date = Date(),
                         trailing: Double, confirmedQuiet: Double? = nil, isAnswer: Bool, claim: WakeClaim? = nil,
-                        onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+                        tentative: Bool = false, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
+        var early = early
+        if tentative {
+            guard let clear = await clearRequest(utterance, heardEarly: early, onEvent: onEvent) else { return .waiting }
+            early = clear
+        }
         if let claim, await !claim.decision() {
             onEvent(.yielded(at: seconds(heard + skipped)))
             return .waiting
@@ -434,6 +357,27 @@ public actor LiveLoop {
         // quiet room's level, a loud room's noise would count as speech from the first frame.
         return .listening(Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, room: ambient),
                                     since: heard, isAnswer: true))
+    }
+
+    /// What followed a tentative wake word, when it is a request understood clearly enough to
+    /// act on (not rejected, not one Hark would ask about); nil after saying it was dismissed.
+    /// A brain that does not hear early (a hub) cannot say, so nothing is acted on.
+    private func clearRequest(_ utterance: [Int16], heardEarly: HeardUtterance?,
+                              onEvent: @Sendable (LiveEvent) -> Void) async -> HeardUtterance? {
+        var recognized = heardEarly
+        if recognized == nil, !utterance.isEmpty {
+            do {
+                recognized = try await brain.hearEarly(utterance, continuing: false)
+            } catch {
+                onEvent(.problem("what followed a tentative wake word could not be recognised: \(error)"))
+            }
+        }
+        guard let recognized, !recognized.recognition.isRejected else {
+            onEvent(.dismissed(at: seconds(heard + skipped), heard: recognized?.recognition.text ?? ""))
+            return nil
+        }
+        summary.wakeWords += 1
+        return recognized
     }
 
     /// Plays a clip; when `gated`, throws away what the microphone heard meanwhile.
@@ -501,7 +445,11 @@ public actor LiveLoop {
         // What the canceller leaves of the reply is Hark's own voice, garbled: the spotter's
         // mean keeps what it learned from the room and the people in it.
         spotter.holdsMean = true
-        defer { spotter.holdsMean = false }
+        spotter.reportsTentative = false
+        defer {
+            spotter.holdsMean = false
+            spotter.reportsTentative = true
+        }
         let stopped = try await playHearing(reply, onEvent: onEvent) { (cleaned) throws in
             guard let detection = try spotter.process(cleaned).first,
                   try !echo.isOwnVoice(detection, spotter: spotter) else { return false }
@@ -625,28 +573,4 @@ public actor LiveLoop {
 
     private func seconds(_ samples: Int) -> Double { Double(samples) / Double(PipelineAudio.sampleRate) }
     private func samples(_ seconds: Double) -> Int { Int(seconds * Double(PipelineAudio.sampleRate)) }
-}
-
-/// The last few seconds heard, by position, so the words said right after the wake word (read
-/// before the spotter was sure of it) can be handed to the endpointer.
-struct RecentAudio {
-    private var samples: [Int16] = []
-    private var end = 0
-    private let capacity: Int
-
-    init(seconds: Double) {
-        capacity = Int(seconds * Double(PipelineAudio.sampleRate))
-    }
-
-    mutating func append(_ chunk: [Int16], endingAt position: Int) {
-        samples += chunk
-        if samples.count > capacity { samples.removeFirst(samples.count - capacity) }
-        end = position
-    }
-
-    /// What was heard from `position` on (as much of it as is still kept).
-    func samples(from position: Int) -> [Int16] {
-        let start = max(0, samples.count - max(0, end - position))
-        return Array(samples[start...])
-    }
 }

@@ -44,6 +44,15 @@ public struct LiveSettings: Sendable, Equatable {
     /// that listen give it the recogniser's: models/en-us.mllr, unless `--acoustic-adaptation`
     /// names another or none.
     public var wakeAcousticTransform: URL?
+    /// Log odds from which a wake word below the sensitivity's threshold is listened on from
+    /// without a sound: Hark answers only if a request it understands clearly follows within
+    /// `tentativeSpeechWithin` s, and stays silent otherwise. nil: such wake words are missed.
+    /// See docs/how-hark-hears.md.
+    public var tentativeWakeOdds: Double? = LiveSettings.standardTentativeWakeOdds
+    public static let standardTentativeWakeOdds = 1.0
+    /// After a tentative wake word the request must start within this long (s): a person who
+    /// waits for the chime gets none, and says the wake word again.
+    public var tentativeSpeechWithin = 1.0
     public var acknowledgement = Acknowledgement.chime
     /// Quiet (s) that ends what someone says.
     public var endSilence = 0.6
@@ -83,6 +92,7 @@ public struct LiveSettings: Sendable, Equatable {
         configuration.otherWords = wakeOtherWords ?? []
         configuration.amplifiesFaintVoices = wakeAmplifiesFaintVoices
         configuration.acousticTransform = wakeAcousticTransform
+        configuration.tentativeOdds = tentativeWakeOdds
         return configuration
     }
 
@@ -107,6 +117,10 @@ public struct LiveSettings: Sendable, Equatable {
         if !(0...1).contains(sensitivity) { problems.append("sensitivity must be between 0 and 1, not \(sensitivity)") }
         if let line = wakeDenoisesAbove, !WakeWordSpotter.denoisingRange.contains(line) {
             problems.append("wake_denoise_above must be a level between \(WakeWordSpotter.denoisingRangeText) dBFS or never, not \(line)")
+        }
+        if let odds = tentativeWakeOdds, !odds.isFinite { problems.append("tentative_wake_odds must be a number or never, not \(odds)") }
+        if !(0.2...5).contains(tentativeSpeechWithin) {
+            problems.append("tentative_speech_within must be 0.2 to 5 seconds, not \(tentativeSpeechWithin)")
         }
         if !(0.1...5).contains(endSilence) { problems.append("end_silence must be 0.1 to 5 seconds, not \(endSilence)") }
         if !(0.05...endSilence).contains(earlyEndSilence) {

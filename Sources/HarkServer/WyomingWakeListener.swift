@@ -30,6 +30,9 @@ actor WyomingWakeListener {
     private var found = false
 
     init(_ configuration: WakeWordConfiguration) {
+        var configuration = configuration
+        // A client acts on every detection it is sent: only sure ones are.
+        configuration.tentativeOdds = nil
         self.configuration = configuration
         wanted = Set(configuration.phrases)
     }

@@ -1,92 +1,6 @@
 public import Foundation
 import HarkAudio
 
-/// What to listen for and how eagerly.
-public struct WakeWordConfiguration: Sendable {
-    /// The phrase to spot, in dictionary words ("jarvis", "hey jarvis", "computer").
-    public var keyPhrase = "jarvis"
-    /// Phones ("CH AE T ER B AA K S") for words of the phrases the dictionary lacks, e.g. from the
-    /// project's lexicon or espeak-ng (`pronounceMissingWords`). A word the dictionary has keeps
-    /// the dictionary's pronunciations.
-    public var pronunciations: [String: String] = [:]
-    /// Further phrases listened for at the same time, in the same search: the audio is scored
-    /// once for all of them, so a second phrase costs almost nothing. Each detection says which.
-    public var otherPhrases: [String] = []
-    /// 0…1: higher catches more of the phrases said and also fires more often on other speech.
-    /// See `WakeWordSpotter.threshold(sensitivity:verified:)` for the mapping and its measurement.
-    public var sensitivity = WakeWordSpotter.defaultSensitivity
-    public var modelDirectory = RecognizerConfiguration.debianModel
-    public var dictionary = RecognizerConfiguration.debianDictionary
-    /// An adaptation of the acoustic model (see `RecognizerConfiguration.acousticTransform`),
-    /// heard by the search and the verifier alike, or nil for the model as it is.
-    public var acousticTransform: URL?
-    /// pocketsphinx's own log. /dev/null unless someone is debugging it.
-    public var logFile = "/dev/null"
-    /// Report every candidate the search finds, with `isAccepted` telling whether it reached the
-    /// sensitivity's threshold, and never restart after one: for benchmarks that sweep the
-    /// sensitivity over one pass. Off for listening.
-    public var reportsCandidates = false
-    /// The second look (see `WakeWordVerifier`): nil judges candidates by the keyword search's
-    /// score alone, as plain keyword spotting does.
-    public var verifier: WakeWordVerifierModel? = .shipped
-    /// The level (dBFS) of the faint hiss added before the search and the verifier hear the
-    /// audio (see `NoiseFloor`), or nil to hear it as it comes.
-    public var noiseFloor: Double? = NoiseFloor.standardLevel
-    /// Whether a voice quieter than -40 dBFS is brought up to a usual level before the search
-    /// hears it (`FaintVoiceGain`), or heard as it comes. Off: measured, it finds far more faint
-    /// phrases but loses some usual ones (see `FaintVoiceGain`).
-    public var amplifiesFaintVoices = false
-    /// How far (a likelihood ratio, pocketsphinx's -beam) a partial phrase may fall behind the
-    /// best path in the search before it is given up; see `WakeWordSpotter.searchBeam`.
-    public var searchBeam = WakeWordSpotter.searchBeam
-    /// The search score per frame below which a candidate is not given a second look; see
-    /// `WakeWordSpotter.proposalThreshold`. Needs the verifier.
-    public var proposalThreshold = WakeWordSpotter.proposalThreshold
-    /// How far (dB) above the room's level a 100 ms piece of audio must be for the front end's
-    /// cepstral mean to learn from it, or nil to learn from everything as pocketsphinx does; see
-    /// `WakeWordSpotter.meanGate`.
-    public var meanGate: Double? = WakeWordSpotter.meanGate
-    /// The room level (dBFS) above which the spotter hears the audio through WebRTC's noise
-    /// suppression, or nil never to; see `WakeWordSpotter.denoisingRoomLevel`.
-    public var denoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
-    /// Common words (`OtherWords.read`, e.g. models/other-words.txt) that a candidate the
-    /// verifier finds likely enough is checked against (`WakeWordVerifier.otherWordsGap`), or
-    /// none for no such check. Needs the verifier.
-    public var otherWords: [String] = []
-
-    /// Every phrase listened for, the main one first.
-    public var phrases: [String] { [keyPhrase] + otherPhrases.filter { $0 != keyPhrase } }
-
-    public init(keyPhrase: String = "jarvis", sensitivity: Double = WakeWordSpotter.defaultSensitivity) {
-        self.keyPhrase = keyPhrase
-        self.sensitivity = sensitivity
-    }
-}
-
-/// One spotted key phrase.
-public struct WakeWordDetection: Sendable, Equatable {
-    /// The key phrase as configured.
-    public var phrase: String
-    /// Where the phrase began and ended, in 16 kHz samples counted from the first sample the
-    /// spotter was fed (samples skipped with `reset(skipping:)` count too).
-    public var startSample: Int
-    public var endSample: Int
-    /// How much better the phrase explained the audio than free phones did, per 10 ms frame:
-    /// log10 of the likelihood ratio (phrase over phone loop) divided by the phrase's frames.
-    /// Usually negative; the closer to 0 (or above), the surer.
-    public var score: Double
-    /// What the second look found, when the spotter has a verifier.
-    public var evidence: WakeWordEvidence?
-    /// What the spotter judged by: the verifier's log odds that this is the phrase, or without
-    /// a verifier the search's score.
-    public var confidence: Double
-    /// Whether the confidence reached the sensitivity's threshold (always true unless the
-    /// spotter reports candidates).
-    public var isAccepted: Bool
-
-    public var endSeconds: Double { Double(endSample) / 16_000 }
-}
-
 /// Spots a key phrase in a continuous stream of 16 kHz mono audio, in two stages.
 ///
 /// First pocketsphinx's keyword search: a phone loop runs alongside the phrase's phones, and
@@ -157,6 +71,9 @@ public final class WakeWordSpotter {
     /// for audio that is neither the room nor someone in it, such as what is left of Hark's own
     /// reply after echo cancellation.
     public var holdsMean = false
+    /// While false, tentative candidates (`WakeWordConfiguration.tentativeOdds`) are not reported:
+    /// for listening over Hark's own voice, where only a sure wake word may stop the reply.
+    public var reportsTentative = true
     /// Samples fed (and skipped) so far.
     public private(set) var samplesProcessed = 0
     /// Whether the room is loud enough that the spotter now hears through the noise suppression
@@ -214,6 +131,9 @@ public final class WakeWordSpotter {
         }
         guard Self.isSearchBeam(configuration.searchBeam) else {
             throw RecognitionError(.grammar, "the wake-word search beam \(configuration.searchBeam) is not between 0 and 1 (e.g. 1e-100)")
+        }
+        if let odds = configuration.tentativeOdds, !odds.isFinite {
+            throw RecognitionError(.grammar, "the wake word's tentative odds \(odds) are not a number")
         }
         if let gate = configuration.meanGate, !Self.meanGateRange.contains(gate) {
             throw RecognitionError(.grammar, "the wake-word mean gate \(gate) dB is not between \(Self.meanGateRangeText) (e.g. 6)")
@@ -299,124 +219,6 @@ public final class WakeWordSpotter {
         self.loadSeconds = Date().timeIntervalSince(started)
     }
 
-    static let maximumVariants = 16
-    /// While benchmarks sweep the threshold (`WakeWordConfiguration.reportsCandidates`),
-    /// candidates whose verifier log odds reach this are checked against the other words (below
-    /// the loosest sensitivity's odds, so every threshold a setting can ask for is measured).
-    /// While listening, only those reaching the threshold are: the check costs two searches of
-    /// the candidate's window, and it can only lower the odds.
-    static let otherWordsCheckedFrom = -1.0
-    /// A candidate whose phrase explains its audio less than this much better than the other
-    /// words do (`WakeWordEvidence.otherWordsGap`) loses `otherWordsPenalty` log odds for each
-    /// unit it falls short. Chosen on the tune half of make bench-wake (every candidate of
-    /// "jarvis", "athena", "amelia" and "hey chatterbox" checked, penalties 0.5 to 3 and lines 0
-    /// to 3 weighed by the tune recordings missed at each phrase's odds with no false alarm on its
-    /// tune negatives): 314 missed without the check, 237 with these (232 to 251 for the
-    /// neighbours), "amelia" alone 104 → 51 of 136.
-    static let otherWordsFullGap = 1.0
-    static let otherWordsPenalty = 2.0
-
-    /// What the spotter judges a candidate by: the verifier's log odds, less the other words'
-    /// penalty when the candidate was checked against them.
-    static func confidence(odds: Double, otherWordsGap gap: Double?) -> Double {
-        guard let gap else { return odds }
-        return odds - otherWordsPenalty * max(0, otherWordsFullGap - gap)
-    }
-
-    /// The sensitivity → threshold mapping: the confidence a candidate must reach falls linearly
-    /// from the strictest threshold at sensitivity 0 to the loosest at 1. With the verifier the
-    /// confidence is its log odds; without it, the search's score per frame (log10).
-    public static func threshold(sensitivity: Double, verified: Bool = true) -> Double {
-        let (strictest, loosest) = verified ? (strictestOdds, loosestOdds) : (strictestThreshold, loosestThreshold)
-        return strictest + (loosest - strictest) * sensitivity
-    }
-
-    /// Log odds of the verifier at sensitivity 0 and 1. The default, 0.5, asks for odds of 3.5:
-    /// on the tune half of the wake corpus (3 hours of other speech for each phrase) no false
-    /// alarm for "jarvis", one for "amelia" and three for "athena", whose sounds are common in
-    /// speech (0.4, odds 4, gives it one). `make bench-wake` measures it on other speakers.
-    /// One threshold for every room, measured against one that follows it (odds allowed off for
-    /// each dB a candidate stands less than a knee above its room, as `Confidence.noisePenalty`
-    /// does for requests), on one make bench-wake run's candidates with the threshold chosen on
-    /// the tune half: no allowance was best there with the room as the endpointer tracks it, and
-    /// with the room as the quietest fifth of the five seconds before (knee 25 dB, 0.05 a dB) the
-    /// tune half missed 328 instead of 341, but the test half then woke far more often (per 10 h:
-    /// "athena" 56 instead of 23, "jarvis" 11 instead of 7.1, "amelia" 5.8 instead of 1.5) for
-    /// 6 to 11 fewer misses at 10 dB. The speech that must not wake Hark is heard through the same
-    /// noise, and it gains as much from the allowance as the phrase does.
-    public static let strictestOdds = 6.0
-    public static let loosestOdds = 1.0
-    /// Scores per frame (log10 of the likelihood ratio per 10 ms) at sensitivity 0 and 1, for
-    /// the search alone. Measured for "jarvis" on 384 real speakers and 3.1 hours of synthetic
-    /// speech: 26.8 % missed at 2.2 false alarms an hour at -0.42; 12.5 % at 125 an hour at -1.4.
-    public static let strictestThreshold = 0.0
-    public static let loosestThreshold = -1.4
-    /// Candidates whose search score per frame is below this are not worth a second look. On the
-    /// wake corpus's tune half, -3 instead found a few more real renderings at the operating
-    /// point but looked at twice as many candidates (CPU); -1.4 found fewer. With the mean gate
-    /// the search scores some real ones lower: at -3, of the 366 test "athena" recordings 8 were
-    /// never proposed instead of 27, and 127 missed clean at the default sensitivity instead of
-    /// 155 (215 instead of 223 at 10 dB); "amelia" 113 of 155 instead of 116. Its false alarms
-    /// are not measured yet: "athena" raised some 2,100 candidates an hour of speech, each
-    /// looked at again, and a test-split run of make bench-wake took hours.
-    public static let proposalThreshold = -2.0
-    /// The keyword search's beam. At pocketsphinx's default (1e-48) a phrase said a little
-    /// unlike its dictionary phones was pruned before its last phone and never proposed, however
-    /// loose the threshold: on `make bench-wake`'s test recordings, clean / in noise, "jarvis" 13 / 7
-    /// of 279, "hey chatterbox" 30 / 29 of 38; at 1e-100, 4 / 2 and 3 / 2, for the same CPU. With
-    /// the verifier as fitted, at the default sensitivity that found more "hey chatterbox" (missed
-    /// 78.9 % clean instead of 92.1 %) and no fewer of the others, at about as many false alarms;
-    /// at one false alarm per 10 hours "jarvis" lost a few (36.2 % missed clean instead of 34.4 %).
-    public static let searchBeam = 1e-100
-    /// Whether `beam` can be a search beam: a likelihood ratio strictly between 0 and 1 (0 keeps
-    /// every path, 1 none).
-    public static func isSearchBeam(_ beam: Double) -> Bool { beam > 0 && beam < 1 }
-    /// The front end's cepstral mean learns only from audio this much (dB) louder than the room.
-    /// pocketsphinx's live mean learns from every frame, so after a while in a quiet room it is
-    /// the room's hiss, and the first phones said are heard through a mean that is no speech.
-    /// On `make bench-wake`'s test recordings (after five seconds of their room), missed clean /
-    /// at 10 dB at the default sensitivity, ungated → gated: "jarvis" 25.1 / 60.9 % → 14.3 /
-    /// 63.4 %, "athena" 48.1 / 52.7 → 41.5 / 60.4, "amelia" 82.6 / 75.5 → 74.8 / 90.3, "hey
-    /// chatterbox" 78.9 / 100 → 36.8 / 89.5; false alarms per 10 hours 7.9 → 6.3, 53 → 44,
-    /// 2.2 → 1.5, 0.7 → 4.2. What costs "amelia" and "athena" at 10 dB is not known yet: also
-    /// learning from any room louder than -50 dBFS (the household noise) changed nothing there.
-    public static let meanGate: Double? = 6
-    /// The spotter hears through WebRTC's noise suppression (`NoiseSuppressor`, moderate) while
-    /// the room (`RoomLevel`: the quietest fifth of the last five seconds) is louder than this
-    /// (dBFS), and as the audio came while it is quieter. Heard through it always (`make
-    /// bench-wake-denoised`), household noise at 10 dB is missed far less, but a quiet room's
-    /// phrases far more ("amelia" 74.8 → 90.3 %, "hey chatterbox" 36.8 → 89.5 % at the default
-    /// sensitivity: the verifier's leading silence is no longer what the phone loop calls
-    /// silence). Switched by the room, make bench-wake's test speakers at the default, missed
-    /// clean / at 10 dB and false alarms per 10 hours, as heard → switched: "jarvis" 14.3 / 63.4 %,
-    /// 6.3 → 14.3 / 52.0 %, 4.0; "athena" 41.5 / 60.4 %, 44 → 41.5 / 47.5 %, 37; "amelia" 74.8 /
-    /// 90.3 %, 1.5 → 74.8 / 80.6 %, 2.2; "hey chatterbox" 36.8 / 89.5 %, 4.2 → 36.8 / 86.8 %,
-    /// 4.2 (the corpus's quiet rooms are under -60 dBFS, so they are heard exactly as before).
-    /// The line was chosen on the tune half of an offline combination of the two runs: any from
-    /// -59 to -52 dBFS did as well there (its noisy rooms are -46 dBFS and up). A microphone whose
-    /// own hiss is above the line is always heard through the suppressor; `wake_denoise_above`
-    /// moves the line. The suppressor costs about 0.003 of a core (0.0598 s per second of speech
-    /// instead of 0.0567).
-    public static let denoisingRoomLevel = -55.0
-    /// How much quieter than the line the room must become to stop hearing through the suppressor (dB).
-    static let denoisingHysteresis = 3.0
-    /// The lines a configuration may set (dBFS).
-    public static let denoisingRange = -90.0...0.0
-    /// "-90 and 0": the range in words, for messages.
-    public static var denoisingRangeText: String {
-        String(format: "%g and %g", denoisingRange.lowerBound, denoisingRange.upperBound)
-    }
-    /// The gates a configuration may ask for (dB).
-    public static let meanGateRange = 0.0...60.0
-    /// "0 and 60": the range in words, for messages.
-    public static var meanGateRangeText: String {
-        String(format: "%g and %g", meanGateRange.lowerBound, meanGateRange.upperBound)
-    }
-    /// The search proposes candidates down to this likelihood ratio per phone of the phrase
-    /// (log10), so that `proposalThreshold` alone decides. At -7 a slow real "jarvis" (per frame
-    /// above -1.4, but over 50 frames) was never proposed: 5 of 40 recordings, 2 at -15.
-    static let candidateLog10PerPhone = -15.0
-
     /// Feeds the next audio (16 kHz mono); returns the phrases it completed, oldest first.
     public func process(_ samples: [Int16]) throws(RecognitionError) -> [WakeWordDetection] {
         var detections: [WakeWordDetection] = []
@@ -447,8 +249,8 @@ public final class WakeWordSpotter {
             let found = try candidates()
             if configuration.reportsCandidates {
                 detections += found
-            } else if let accepted = found.filter(\.isAccepted).max(by: { $0.confidence < $1.confidence }) {
-                detections.append(accepted)
+            } else if let heard = Self.surest(found.filter(\.isAccepted)) ?? Self.surest(found.filter(\.isTentative)) {
+                detections.append(heard)
                 try restart()
                 continue
             }
@@ -617,7 +419,7 @@ public final class WakeWordSpotter {
                 let odds = verifier.model.logOdds(evidence)
                 // The check can only lower the odds, so while listening only a candidate that
                 // would wake Hark is checked; a benchmark sweeping the threshold needs more.
-                let checkedFrom = configuration.reportsCandidates ? min(threshold, Self.otherWordsCheckedFrom) : threshold
+                let checkedFrom = configuration.reportsCandidates ? min(threshold, Self.otherWordsCheckedFrom) : listensFrom
                 if odds >= checkedFrom, let words = otherWordsBeside[spelling.phrase], !words.isEmpty {
                     let frames = Int((evidence.framesPerPhone * Double(spelling.phones.count)).rounded())
                     evidence.otherWordsGap = try verifier.decoder.otherWordsGap(phones: spelling.phones, besides: words,
@@ -627,9 +429,22 @@ public final class WakeWordSpotter {
                 detection.confidence = Self.confidence(odds: odds, otherWordsGap: evidence.otherWordsGap)
             }
             detection.isAccepted = detection.confidence >= threshold
+            detection.isTentative = !detection.isAccepted && verifier != nil && !configuration.reportsCandidates && reportsTentative
+                && detection.confidence >= listensFrom
             found.append(detection)
         }
         return found
+    }
+
+    /// The lowest confidence a candidate is reported from while listening: the threshold, or the
+    /// tentative odds below it.
+    private var listensFrom: Double {
+        reportsTentative ? min(threshold, configuration.tentativeOdds ?? threshold) : threshold
+    }
+
+    /// The candidate judged surest, if any.
+    private static func surest(_ candidates: [WakeWordDetection]) -> WakeWordDetection? {
+        candidates.max { $0.confidence < $1.confidence }
     }
 
     /// How sure the verifier is that `audio` says `detection`'s phrase (its log odds, the best
@@ -717,39 +532,3 @@ public final class WakeWordSpotter {
 
 @available(*, unavailable, message: "WakeWordSpotter owns a pocketsphinx decoder; use it from one thread")
 extension WakeWordSpotter: Sendable {}
-
-extension WakeWordConfiguration {
-    /// The words of the phrases that the dictionary lacks and no pronunciation was given for.
-    public func wordsWithoutPronunciation() throws(RecognitionError) -> [String] {
-        try dictionaryEntries().missing.filter { pronunciations[$0] == nil }
-    }
-
-    /// The dictionary's entries for the phrases' words (alternates included), and the words it
-    /// lacks, in order.
-    func dictionaryEntries() throws(RecognitionError) -> (found: [(word: String, phones: String)], missing: [String]) {
-        let words = Set(phrases.flatMap { $0.lowercased().split(whereSeparator: \.isWhitespace).map(String.init) })
-        let found = try PronunciationDictionary(path: dictionary).entries(for: words)
-        return (found, words.subtracting(found.map { Decoder.baseWord($0.word) }).sorted())
-    }
-
-    /// Gives each word the dictionary lacks a pronunciation: from the first of `lexicons` (paths
-    /// of files in the dictionary's format, e.g. models/lexicon.dict) that has it, else from
-    /// `guess` (espeak-ng's reading), so that any phrase can be a wake phrase.
-    public mutating func pronounceMissingWords(lexicons: [String], guess: ((String) throws -> [String])?) throws {
-        let missing = try wordsWithoutPronunciation()
-        guard !missing.isEmpty else { return }
-        var known: [String: String] = [:]
-        for lexicon in lexicons {
-            for entry in try Recognizer.readLexicon(URL(fileURLWithPath: lexicon)) where known[entry.word] == nil {
-                known[entry.word] = entry.phones
-            }
-        }
-        for word in missing {
-            if let phones = known[word] {
-                pronunciations[word] = phones
-            } else if let guess {
-                pronunciations[word] = try guess(word).joined(separator: " ")
-            }
-        }
-    }
-}

@@ -38,7 +38,28 @@ struct Bench: AsyncParsableCommand {
                                valueName: "hz"))
     var inputRate: Int?
 
+    @Flag(help: "Find the wake phrase a sidecar names (\"wakePhrase\") with the wake-word spotter, as the live loop does, and cut the request from where it ended (recorded turns, make bench-noise's turns).")
+    var spotWake = false
+
+    @Option(help: ArgumentHelp("With --spot-wake, the odds from which a wake word is tentative, or none (default: \(String(format: "%g", LiveSettings.standardTentativeWakeOdds))).",
+                               valueName: "odds|none"))
+    var tentativeWake: String?
+
+    /// --tentative-wake as a setting: nil for none.
+    private var tentativeWakeOdds: Double? {
+        get throws {
+            guard let tentativeWake else { return LiveSettings.standardTentativeWakeOdds }
+            if ["none", "never"].contains(tentativeWake) { return nil }
+            guard let odds = Double(tentativeWake), odds.isFinite else {
+                throw ValidationError("--tentative-wake \(tentativeWake) is neither log odds (e.g. 1) nor none")
+            }
+            return odds
+        }
+    }
+
     func validate() throws {
+        if tentativeWake != nil && !spotWake { throw ValidationError("--tentative-wake needs --spot-wake") }
+        _ = try tentativeWakeOdds
         if let inputRate, !(8_000...192_000).contains(inputRate) {
             throw ValidationError("--input-rate \(inputRate) is outside 8000–192000 Hz")
         }
@@ -71,8 +92,14 @@ struct Bench: AsyncParsableCommand {
             let assistant = try await Assistant.start(configuration)
             for problem in assistant.startupProblems { printError("hark: warning: \(problem)") }
             let bar = ProgressBar(label: "decoding")
-            let benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold,
+            var benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold,
                                       baseline: baseline)
+            if spotWake {
+                var wake = LiveSettings()
+                wake.tentativeWakeOdds = try tentativeWakeOdds
+                try wake.prepareWakeWord(recognizer: recognizer)
+                benchmark.wakeSettings = wake
+            }
             var report = try await benchmark.run(recordings) { done, total in
                 bar.show(done, of: total)
             }

@@ -101,7 +101,7 @@ struct Listen: AsyncParsableCommand {
                                valueName: "dB"))
     var simulateEcho: Double?
 
-    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, interrupted, turn, no_speech, yielded, problem, summary).")
+    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, tentative_wake, dismissed, interrupted, turn, no_speech, yielded, problem, summary).")
     var json = false
 
     func validate() throws {
@@ -216,6 +216,9 @@ struct Listen: AsyncParsableCommand {
         if let maxUtterance { settings.maximumUtterance = maxUtterance }
         if let saveUtterances { settings.utteranceDirectory = URL(fileURLWithPath: saveUtterances) }
         if let whileSpeaking, let choice = LiveSettings.WhileSpeaking(rawValue: whileSpeaking) { settings.whileSpeaking = choice }
+        // A hub weighs only sure wake words between rooms; a tentative one heard in two rooms
+        // could be answered by both.
+        if hub != nil { settings.tentativeWakeOdds = nil }
         if let problem = settings.problems().first { throw ValidationError(problem) }
         try settings.prepareWakeWord(recognizer: recognizer)
         return settings

@@ -42,6 +42,12 @@ struct LiveEventPrinter: Sendable {
             } else {
                 logger.info("wake word (score \(String(format: "%.2f", score)))")
             }
+        case .tentativeWake(let at, let confidence):
+            let what = String(format: "perhaps the wake word (odds %.2f): listening without a sound", confidence)
+            if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.debug("\(what)") }
+        case .dismissed(let at, let heard):
+            let what = heard.isEmpty ? "no clear request followed: stayed silent" : "\"\(heard)\" was not clear enough after it: stayed silent"
+            if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.debug("\(what)") }
         case .turn(let turn):
             let latency = String(format: "%.0f ms after the end of speech (%.0f ms waiting for quiet, %.0f ms answering)",
                                  turn.latency.total * 1000, turn.latency.endSilence * 1000, turn.latency.processing * 1000)
@@ -98,6 +104,10 @@ struct LiveEventPrinter: Sendable {
             return ["event": "started", "source": source, "wake_phrase": wakePhrase]
         case .wake(let at, let score, let confidence):
             return ["event": "wake", "at_s": at, "score": score, "confidence": confidence]
+        case .tentativeWake(let at, let confidence):
+            return ["event": "tentative_wake", "at_s": at, "confidence": confidence]
+        case .dismissed(let at, let heard):
+            return ["event": "dismissed", "at_s": at, "heard": heard]
         case .turn(let turn):
             var object: [String: Any] = ["event": "turn", "at_s": turn.endedAt, "answer": turn.isAnswer,
                                          "end_silence_s": turn.latency.endSilence, "processing_s": turn.latency.processing]

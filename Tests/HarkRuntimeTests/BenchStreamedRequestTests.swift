@@ -58,4 +58,37 @@ import Testing
         #expect(outcomes.allSatisfy { $0["baseline"] is [String: Any] })
         #expect(outcome.output.contains("no speech found after the wake word"))
     }
+
+    /// A recorded turn ("wakePhrase"): with --spot-wake the spotter must find the wake word
+    /// before the request is cut from where it ended; a turn whose wake word is not there is
+    /// reported as a wake word missed, not as a request misheard.
+    @Test func benchSpotsTheWakeWordOfARecordedTurn() throws {
+        let directory = try temporaryDirectory()
+        let wakes = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav")).pipelineSamples()
+        let jarvis = Array(wakes[89_152..<138_304])  // 5.572 to 8.644 s: a real person's "jarvis"
+        func write(_ name: String, _ samples: [Int16]) throws {
+            try WAVFile.write(AudioClip(int16: samples, sampleRate: 16_000, channels: 1),
+                              to: directory.appendingPathComponent("\(name).wav"))
+            let sidecar = #"{"text": "turn on the garage light", "intent": {"name": "ChangeLightState"}, "#
+                + #""slots": {"name": "garage light", "state": "on"}, "wakePhrase": "jarvis", "wakeStartsAt": 5, "wakeAt": 8.072}"#
+            try Data(sidecar.utf8).write(to: directory.appendingPathComponent("\(name).json"))
+        }
+        try write("turn", Self.room(5) + jarvis + (try Self.request()) + Self.room(1.5, seed: 9))
+        try write("unwoken", Self.room(5) + Self.room(3.072, seed: 17) + (try Self.request()) + Self.room(1.5, seed: 9))
+        let report = try temporaryDirectory().appendingPathComponent("bench.json")
+        let outcome = try CommandLineTests.hark(["bench", directory.path, "--apps", "apps", "--spot-wake", "--json", report.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.errors)")
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let outcomes = try #require(figures["outcomes"] as? [[String: Any]])
+        let turn = try #require(outcomes.first { $0["recording"] as? String == "turn.wav" })
+        let unwoken = try #require(outcomes.first { $0["recording"] as? String == "unwoken.wav" })
+        #expect(turn["wake"] as? String == "woke")
+        #expect(turn["commandRight"] as? Bool == true, "\(turn["account"] ?? "")")
+        #expect(unwoken["wake"] as? String == "missed")
+        #expect(unwoken["understood"] as? Bool == false)
+        #expect(unwoken["account"] as? String == "wake word missed, expected ChangeLightState [\"name\": \"garage light\", \"state\": \"on\"]")
+        // Without the spotter the same sidecars are cut at "wakeAt", as if the wake word were always heard.
+        let plain = try CommandLineTests.hark(["bench", directory.path, "--apps", "apps", "--tentative-wake", "none"])
+        #expect(plain.status == 64 && plain.errors.contains("--tentative-wake needs --spot-wake"))
+    }
 }

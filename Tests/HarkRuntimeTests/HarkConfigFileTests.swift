@@ -42,6 +42,10 @@ struct HarkConfigFileTests {
                 == .some(NoisyConfirmation(below: 10, reach: NoisyConfirmation.standardReach)))
         #expect(try HarkConfigFile.parse("confirm_in_noise_below: never", file: "hark.yaml").noisyConfirmation == .some(nil))
         #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").noisyConfirmation == nil)
+        // Tentative wake words: odds, never, or (unsaid) the default.
+        #expect(try HarkConfigFile.parse("tentative_wake: 2", file: "hark.yaml").live.wakeWord.tentativeOdds == 2)
+        #expect(try HarkConfigFile.parse("tentative_wake: never", file: "hark.yaml").live.wakeWord.tentativeOdds == nil)
+        #expect(HarkConfigFile().live.wakeWord.tentativeOdds == LiveSettings.standardTentativeWakeOdds)
         #expect(HarkConfigFile().requestDenoiseAbove == nil)
         let list = Fixtures.root.appendingPathComponent("models/other-words.txt").path
         #expect(try HarkConfigFile.parse("other_words: \(list)", file: "hark.yaml").otherWords
@@ -121,6 +125,8 @@ struct HarkConfigFileTests {
         #expect(problem("wake_denoise_above: 3")?.reason.contains("never") == true)
         #expect(problem("request_denoise_above: 3")?.reason == "request_denoise_above: expected a room level between -90 and 0 dBFS, or never")
         #expect(problem("request_denoise_above: loud")?.reason == "request_denoise_above: expected a room level in dBFS, or never")
+        #expect(problem("tentative_wake: sometimes")?.reason == "tentative_wake: expected log odds from -5 to 6, or never")
+        #expect(problem("tentative_wake: 9")?.reason == "tentative_wake: expected log odds from -5 to 6, or never")
         #expect(problem("confirm_in_noise_below: 90")?.reason == "confirm_in_noise_below: expected a signal-to-noise ratio from -20 to 80 dB, or never")
         #expect(problem("other_words: /nonexistent/words.txt")?.reason
                 .hasPrefix("other_words: cannot read the list of other words /nonexistent/words.txt") == true)
