@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-ha bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-serve adapt soak soak-quick install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-ha bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-turns bench-serve adapt soak soak-quick install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -30,6 +30,7 @@ help:
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make bench-noise — hearing in noise in under 15 minutes: requests and wake words per SNR, beside plain pocketsphinx"
+	@echo "make bench-turns — whole turns in noise: a wake word, then the request, as the live loop hears them (about 25 minutes)"
 	@echo "make bench-serve — 8 Wyoming clients at once on hark serve: latency, crossed conversations, memory, bad input"
 	@echo "make bench-ha — Home Assistant's own sentences imported, typed requests understood as hassil understands them"
 	@echo "make bench-wake — real wake words clean and at 10 dB against 10+ hours of speech that must not wake Hark, beside plain pocketsphinx"
@@ -205,6 +206,16 @@ bench-noise: release
 	@[ "$$(cat bench-out/noise/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
 		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
 	bench/run-bench-noise.sh $(RELEASE_HARK) bench-out/noise bench-out/noise-report
+
+# Whole turns in noise: bench-noise's requests, each said after a test speaker's "jarvis", the
+# wake word found by the spotter as the live loop finds it (tentative wake words included)
+# before the request is cut. About 25 minutes on one core: run it in the background.
+bench-turns: release
+	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
+	@[ "$$(cat bench-out/noise/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
+		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
+	$(RELEASE_HARK) bench $(addprefix bench-out/noise/turns/,clean snr20 snr10 snr05 snr00) --apps bench-out/noise/apps \
+	    --spot-wake --json bench-out/turns.json
 
 # Home Assistant's own English sentences (the home-assistant-intents package) imported with a
 # home of 288 entities, and typed requests drawn from them understood as Home Assistant's own

@@ -73,8 +73,9 @@ public struct BenchmarkOutcome: Sendable, Codable {
     /// The phrase of Hark's own it was heard as (`TurnReport.builtIn`), if one.
     public var builtIn: String? = nil
     /// In a recorded turn, what the spotter made of the wake phrase before the request
-    /// (`SpottedWake.Verdict`). After a tentative one, a request not accepted at the report's
-    /// threshold is dropped in silence: its margin is set below every threshold.
+    /// (`SpottedWake.Verdict`). After a tentative one, a request not accepted clearly (at the
+    /// report's threshold plus `NoisyConfirmation`'s reach) is dropped in silence: its margin is
+    /// set below every threshold.
     public var wake: String? = nil
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
@@ -542,7 +543,8 @@ public struct Benchmark: Sendable {
             } else {
                 let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
                 outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
-                if wake == .tentative && !outcome.accepted(at: threshold) {
+                // As `Recognition.isClear` judges it: the margin clears the noisy room's reach.
+                if wake == .tentative && !outcome.accepted(at: threshold + NoisyConfirmation.standard.reach) {
                     outcome.account = "after a tentative wake word, dropped in silence: " + outcome.account
                     outcome.margin = Self.unheardMargin
                 }

@@ -360,7 +360,8 @@ public actor LiveLoop {
     }
 
     /// What followed a tentative wake word, when it is a request understood clearly enough to
-    /// act on (not rejected, not one Hark would ask about); nil after saying it was dismissed.
+    /// act on (`Recognition.isClear`: as surely as in a noisy room, where Hark asks about the
+    /// margins just above its threshold); nil after saying it was dismissed.
     /// A brain that does not hear early (a hub) cannot say, so nothing is acted on.
     private func clearRequest(_ utterance: [Int16], heardEarly: HeardUtterance?,
                               onEvent: @Sendable (LiveEvent) -> Void) async -> HeardUtterance? {
@@ -372,7 +373,7 @@ public actor LiveLoop {
                 onEvent(.problem("what followed a tentative wake word could not be recognised: \(error)"))
             }
         }
-        guard let recognized, !recognized.recognition.isRejected else {
+        guard let recognized, recognized.recognition.isClear else {
             onEvent(.dismissed(at: seconds(heard + skipped), heard: recognized?.recognition.text ?? ""))
             return nil
         }

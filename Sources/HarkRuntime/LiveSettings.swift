@@ -45,7 +45,7 @@ public struct LiveSettings: Sendable, Equatable {
     /// names another or none.
     public var wakeAcousticTransform: URL?
     /// Log odds from which a wake word below the sensitivity's threshold is listened on from
-    /// without a sound: Hark answers only if a request it understands clearly follows within
+    /// without a sound: Hark answers only if a request it understands clearly (`Recognition.isClear`) follows within
     /// `tentativeSpeechWithin` s, and stays silent otherwise. nil: such wake words are missed.
     /// See docs/how-hark-hears.md.
     public var tentativeWakeOdds: Double? = LiveSettings.standardTentativeWakeOdds

@@ -35,6 +35,9 @@ public struct Recognition: Sendable, Equatable {
     /// When rejected only for a margin a little below the threshold (see
     /// `RecognizerConfiguration.askMargin`): the phrase heard, for the conversation to check.
     public var guess: [String] = []
+    /// Accepted with a margin Hark would act on even in a noisy room (`NoisyConfirmation`'s
+    /// reach above the threshold): what a request after a tentative wake word must be.
+    public var isClear = false
 
     /// The word with the least evidence: the one the grammar may have forced onto the audio.
     public var weakestWord: WordFit? { WordFit.weakest(of: wordFits) }

@@ -627,7 +627,10 @@ public final class Recognizer {
             rejection = "the words heard do not form a phrase of the grammar"
         }
         let isRejected = rejection != nil
-        return Recognition(
+        let reach = (configuration.noisyConfirmation ?? .standard).reach
+        let isClear = !isRejected
+            && (!configuration.measuresConfidence || heardMargin >= (configuration.judgedAt ?? configuration.rejectionMargin) + reach)
+        var recognition = Recognition(
             words: isRejected ? [] : words,
             isRejected: isRejected,
             confidence: words.isEmpty ? 0 : Confidence.from(margin: margin, threshold: configuration.rejectionMargin),
@@ -641,5 +644,7 @@ public final class Recognizer {
             wordFits: judged.wordFits,
             features: judged.features,
             guess: isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
+        recognition.isClear = isClear
+        return recognition
     }
 }
