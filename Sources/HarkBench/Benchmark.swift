@@ -74,9 +74,11 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var builtIn: String? = nil
     /// In a recorded turn, what the spotter made of the wake phrase before the request
     /// (`SpottedWake.Verdict`). After a tentative one, a request not accepted clearly (at the
-    /// report's threshold plus `NoisyConfirmation`'s reach) is dropped in silence: its margin is
-    /// set below every threshold.
+    /// report's threshold plus `NoisyConfirmation`'s reach, in `LiveSettings.tentativeRequestWords`
+    /// words or more) is dropped in silence: its margin is set below every threshold.
     public var wake: String? = nil
+    /// The spotter's confidence in that wake word (log odds), when it heard one.
+    public var wakeConfidence: Double? = nil
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
 
@@ -518,7 +520,7 @@ public struct Benchmark: Sendable {
             let started = Date()
             let stream = try clip.pipelineSamples()
             var samples = stream, afterWake = stream[...]
-            var wake: SpottedWake.Verdict?
+            var wake: SpottedWake.Verdict?, wakeConfidence: Double?
             if let wakeAt = expected.wakeAt {
                 afterWake = stream[min(stream.count, max(0, Int(wakeAt * Double(PipelineAudio.sampleRate))))...]
                 if let phrase = expected.wakePhrase, let wakeSettings {
@@ -528,6 +530,7 @@ public struct Benchmark: Sendable {
                     spotters[phrase] = spotter
                     let found = try SpottedWake.find(in: stream, startsAt: expected.wakeStartsAt ?? 0, endsAt: wakeAt, spotter: spotter)
                     wake = found.verdict
+                    wakeConfidence = found.confidence
                     samples = found.endSample.flatMap {
                         StreamedRequest.cut(stream, roomSeconds: Double($0) / Double(PipelineAudio.sampleRate), dropsWakeTail: true)
                     } ?? []
@@ -543,13 +546,16 @@ public struct Benchmark: Sendable {
             } else {
                 let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
                 outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
-                // As `Recognition.isClear` judges it: the margin clears the noisy room's reach.
-                if wake == .tentative && !outcome.accepted(at: threshold + NoisyConfirmation.standard.reach) {
+                // As the live loop judges it: the margin clears the noisy room's reach
+                // (`Recognition.isClear`), and the request has enough words.
+                if wake == .tentative && !(outcome.accepted(at: threshold + NoisyConfirmation.standard.reach)
+                                           && turn.text.split(separator: " ").count >= LiveSettings.tentativeRequestWords) {
                     outcome.account = "after a tentative wake word, dropped in silence: " + outcome.account
                     outcome.margin = Self.unheardMargin
                 }
             }
             outcome.wake = wake?.rawValue
+            outcome.wakeConfidence = wakeConfidence
             latencies.append(Date().timeIntervalSince(started))
             cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
             audioSeconds += clip.duration

@@ -23,7 +23,7 @@ enum SpottedWake {
     /// starts (something else in the room) is what the loop would have answered instead, so it
     /// counts as a miss of this one.
     static func find(in stream: [Int16], startsAt: Double, endsAt: Double,
-                     spotter: WakeWordSpotter) throws -> (verdict: Verdict, endSample: Int?) {
+                     spotter: WakeWordSpotter) throws -> (verdict: Verdict, endSample: Int?, confidence: Double?) {
         try spotter.startAfresh()
         let origin = spotter.samplesProcessed
         let rate = Double(PipelineAudio.sampleRate)
@@ -34,10 +34,10 @@ enum SpottedWake {
             position += piece.count
             guard let detection = try spotter.process(piece).first else { continue }
             let end = detection.endSample - origin
-            guard Double(end) / rate > startsAt else { return (.missed, nil) }
-            return (detection.isTentative ? .tentative : .woke, end)
+            guard Double(end) / rate > startsAt else { return (.missed, nil, nil) }
+            return (detection.isTentative ? .tentative : .woke, end, detection.confidence)
         }
-        return (.missed, nil)
+        return (.missed, nil, nil)
     }
 
     /// How long after the phrase's end the spotter may still report it (s): it waits

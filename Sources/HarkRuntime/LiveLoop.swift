@@ -361,7 +361,8 @@ public actor LiveLoop {
 
     /// What followed a tentative wake word, when it is a request understood clearly enough to
     /// act on (`Recognition.isClear`: as surely as in a noisy room, where Hark asks about the
-    /// margins just above its threshold); nil after saying it was dismissed.
+    /// margins just above its threshold; in `LiveSettings.tentativeRequestWords` words or more);
+    /// nil after saying it was dismissed.
     /// A brain that does not hear early (a hub) cannot say, so nothing is acted on.
     private func clearRequest(_ utterance: [Int16], heardEarly: HeardUtterance?,
                               onEvent: @Sendable (LiveEvent) -> Void) async -> HeardUtterance? {
@@ -373,12 +374,18 @@ public actor LiveLoop {
                 onEvent(.problem("what followed a tentative wake word could not be recognised: \(error)"))
             }
         }
-        guard let recognized, recognized.recognition.isClear else {
+        guard let recognized, Self.bearsOutTentativeWake(recognized.recognition) else {
             onEvent(.dismissed(at: seconds(heard + skipped), heard: recognized?.recognition.text ?? ""))
             return nil
         }
         summary.wakeWords += 1
         return recognized
+    }
+
+    /// Whether `recognition`, heard straight after a tentative wake word, is a request clear
+    /// enough to act on: heard as surely as a noisy room requires, in enough words.
+    static func bearsOutTentativeWake(_ recognition: Recognition) -> Bool {
+        recognition.isClear && recognition.words.count >= LiveSettings.tentativeRequestWords
     }
 
     /// Plays a clip; when `gated`, throws away what the microphone heard meanwhile.

@@ -53,6 +53,9 @@ public struct LiveSettings: Sendable, Equatable {
     /// After a tentative wake word the request must start within this long (s): a person who
     /// waits for the chime gets none, and says the wake word again.
     public var tentativeSpeechWithin = 1.0
+    /// A request after a tentative wake word must have at least this many words: a lone word
+    /// ("five", "stop") turns up in any speech, and after a false candidate it would be acted on.
+    public static let tentativeRequestWords = 2
     public var acknowledgement = Acknowledgement.chime
     /// Quiet (s) that ends what someone says.
     public var endSilence = 0.6

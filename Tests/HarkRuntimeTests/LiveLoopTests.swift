@@ -138,6 +138,22 @@ import Testing
         #expect(!missed.all.contains { if case .tentativeWake = $0 { true } else { false } })
     }
 
+    /// After a tentative wake word only a clear request of two words or more is acted on: a lone
+    /// word turns up in any speech, and one heard only just well enough may be a wrong action.
+    @Test func aTentativeWakeWordIsBorneOutOnlyByAClearRequestOfSomeWords() {
+        func heard(_ words: [String], clear: Bool) -> Recognition {
+            var recognition = Recognition(heardElsewhere: words.joined(separator: " "), frames: 100, framesAfterLastWord: nil)
+            recognition.isClear = clear
+            return recognition
+        }
+        #expect(LiveLoop.bearsOutTentativeWake(heard(["turn", "off", "the", "lamp"], clear: true)))
+        #expect(LiveLoop.bearsOutTentativeWake(heard(["call", "amelia"], clear: true)))
+        #expect(!LiveLoop.bearsOutTentativeWake(heard(["turn", "off", "the", "lamp"], clear: false)))
+        #expect(!LiveLoop.bearsOutTentativeWake(heard(["five"], clear: true)))
+        #expect(!LiveLoop.bearsOutTentativeWake(heard([], clear: false)))
+        #expect(!LiveLoop.bearsOutTentativeWake(.nothingHeard))
+    }
+
     @Test func neverTakesItsOwnReplyAsSpeech() async throws {
         let assistant = try await Self.assistant()
         // A loudspeaker next to the microphone: everything played comes back at half its level.
