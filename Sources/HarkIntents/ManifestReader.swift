@@ -6,11 +6,11 @@ import Yams
 /// its line instead of stopping at the first, so an app author fixes them in
 /// one go.
 struct ManifestReader {
-    private let file: String
-    private var problems: [ManifestError.Problem] = []
-    private var warnings: [ManifestError.Problem] = []
+    let file: String
+    var problems: [ManifestError.Problem] = []
+    var warnings: [ManifestError.Problem] = []
     /// The app's names, what `<app>` in a phrase stands for (see `phrase`).
-    private var appNames: [String] = []
+    var appNames: [String] = []
 
     init(file: String) {
         self.file = file
@@ -35,7 +35,7 @@ struct ManifestReader {
         return manifest
     }
 
-    private static func line(of error: any Error) -> Int? {
+    static func line(of error: any Error) -> Int? {
         guard let yamlError = error as? YamlError else { return nil }
         switch yamlError {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
@@ -47,7 +47,7 @@ struct ManifestReader {
 
     // MARK: Sections
 
-    private mutating func manifest(_ top: Node.Mapping, identifier: String, at root: Node) -> AppManifest {
+    mutating func manifest(_ top: Node.Mapping, identifier: String, at root: Node) -> AppManifest {
         checkKeys(top, allowed: ["name", "alternativeNames", "description", "types", "intents", "systemIntents",
                                  "shortcuts", "suggestions", "vocabulary", "handler", "wyomingIntentNames"])
         let name = requiredString(top, "name", at: root) ?? identifier
@@ -118,7 +118,7 @@ struct ManifestReader {
         return manifest
     }
 
-    private mutating func enumeratedType(_ name: String, _ node: Node) -> EnumeratedType? {
+    mutating func enumeratedType(_ name: String, _ node: Node) -> EnumeratedType? {
         guard let body = mapping(node, what: "type \(name)") else { return nil }
         checkKeys(body, allowed: ["values", "dynamic"])
         let isDynamic = flag(body["dynamic"], default: false)
@@ -148,7 +148,7 @@ struct ManifestReader {
         return EnumeratedType(name: name, values: values, isDynamic: isDynamic)
     }
 
-    private mutating func intent(_ name: String, _ node: Node, at key: Node, types: [String: EnumeratedType]) -> IntentDefinition? {
+    mutating func intent(_ name: String, _ node: Node, at key: Node, types: [String: EnumeratedType]) -> IntentDefinition? {
         guard let body = mapping(node, what: "intent \(name)") else { return nil }
         checkKeys(body, allowed: ["title", "description", "category", "verb", "parameters", "phrases", "responses",
                                   "summary", "confirm", "authenticate"])
@@ -244,7 +244,7 @@ struct ManifestReader {
 
     /// `only:` and `set:` of one phrase: `only:` limits parameters the phrase says to some of
     /// their values (by id), `set:` gives parameters it does not say a value.
-    private mutating func phraseOptions(_ entry: Node.Mapping, template: PhraseTemplate, of intent: IntentDefinition,
+    mutating func phraseOptions(_ entry: Node.Mapping, template: PhraseTemplate, of intent: IntentDefinition,
                                         types: [String: EnumeratedType]) -> PhraseOptions {
         var options = PhraseOptions()
         if let onlyNode = entry["only"], let only = mapping(onlyNode, what: "only") {
@@ -282,7 +282,7 @@ struct ManifestReader {
         return options
     }
 
-    private mutating func phrase(_ item: Node, parameters: [ParameterDefinition], owner: String) -> PhraseTemplate? {
+    mutating func phrase(_ item: Node, parameters: [ParameterDefinition], owner: String) -> PhraseTemplate? {
         guard let source = item.string else {
             problem(at: item, "a phrase is a string")
             return nil
@@ -306,7 +306,7 @@ struct ManifestReader {
     /// `<app>` in a phrase is any of the app's names, as Siri's App Shortcuts say
     /// `\(.applicationName)`: "order my usual from <app>" is also "order my usual from the cafe"
     /// when the cafe is one of its names. An intent's own parameter called `app` keeps the name.
-    private func withAppNames(_ source: String, parameters: [ParameterDefinition]) -> String {
+    func withAppNames(_ source: String, parameters: [ParameterDefinition]) -> String {
         guard source.contains(Self.appPlaceholder), !parameters.contains(where: { $0.name == "app" }) else { return source }
         let spoken = appNames.map { Grammar.words(of: $0).joined(separator: " ") }.filter { !$0.isEmpty }
         return source.replacingOccurrences(of: Self.appPlaceholder, with: "(" + spoken.joined(separator: " | ") + ")")
@@ -317,7 +317,7 @@ struct ManifestReader {
     /// Free text said inside a phrase ("add <item> to my shopping list") is found between the
     /// phrase's other words, so it must be the phrase's only parameter and have at least two
     /// other words around it, however the phrase is said.
-    private mutating func checkFreeText(in template: PhraseTemplate, named name: String, at item: Node) {
+    mutating func checkFreeText(in template: PhraseTemplate, named name: String, at item: Node) {
         guard template.parameterNames.count == 1 else {
             problem(at: item, "phrase \"\(template)\": <\(name)> is free text, and a phrase that says free text can say no other parameter")
             return
@@ -329,271 +329,7 @@ struct ManifestReader {
         }
     }
 
-    private mutating func parameter(_ name: String, _ node: Node, types: [String: EnumeratedType],
-                                    earlier: [ParameterDefinition]) -> ParameterDefinition? {
-        guard let body = mapping(node, what: "parameter \(name)") else { return nil }
-        checkKeys(body, allowed: ["type", "required", "prompt", "shortPrompt", "default", "defaultQuestion", "askWhen",
-                                  "range", "step", "maxWords", "slot"])
-        let isRequired = flag(body["required"], default: false)
-        let prompt = body["prompt"]?.string
-        let defaultValue = body["default"]?.string
-        if isRequired, prompt == nil, defaultValue == nil {
-            problem(at: node, "required parameter \(name) needs a prompt: to ask for it")
-        }
-        guard let typeName = requiredString(body, "type", at: node) else { return nil }
-        guard let type = parameterType(typeName, body, at: body["type"] ?? node, types: types, parameter: name) else { return nil }
-        if let defaultValue, let enumeration = type.enumerationName, let values = types[enumeration],
-           !values.isDynamic, values.value(identifier: defaultValue) == nil {
-            problem(at: body["default"] ?? node, "default \"\(defaultValue)\" is not a value of \(enumeration)")
-        }
-        var defaultQuestion: ResponseTemplate?
-        if let questionNode = body["defaultQuestion"] {
-            defaultQuestion = responseTemplate(questionNode, parameters: earlier + [.init(name: name, type: type, isRequired: false, prompt: nil)])
-            if defaultValue == nil { problem(at: questionNode, "defaultQuestion: offers the default: value, and there is none") }
-        }
-        var condition: ParameterCondition?
-        if let whenNode = body["askWhen"] {
-            condition = parameterCondition(whenNode, earlier: earlier, types: types)
-        }
-        var definition = ParameterDefinition(name: name, type: type, isRequired: isRequired, prompt: prompt,
-                                             shortPrompt: body["shortPrompt"]?.string, defaultValue: defaultValue,
-                                             defaultQuestion: defaultQuestion, condition: condition)
-        definition.slotName = body["slot"]?.string
-        if let wordsNode = body["maxWords"] {
-            if type != .text {
-                problem(at: wordsNode, "maxWords: applies to text parameters (free text said inside a phrase)")
-            } else if let words = wordsNode.int, ParameterDefinition.maxWordsRange.contains(words) {
-                definition.maxWords = words
-            } else {
-                problem(at: wordsNode, "maxWords: is a whole number from \(ParameterDefinition.maxWordsRange.lowerBound) to \(ParameterDefinition.maxWordsRange.upperBound)")
-            }
-        }
-        return definition
-    }
-
-    private mutating func parameterType(_ typeName: String, _ body: Node.Mapping, at node: Node,
-                                        types: [String: EnumeratedType], parameter: String) -> ParameterType? {
-        let range = body["range"]?.sequence?.compactMap { $0.float }
-        if body["range"] != nil, range?.count != 2 || range.map({ $0[0] > $0[1] }) == true {
-            problem(at: body["range"] ?? node, "range: is [lowest, highest]")
-        }
-        let bounds = range.flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil }
-        if body["range"] != nil, !["integer", "decimal", "currency"].contains(typeName) {
-            problem(at: body["range"] ?? node, "range: applies to integer, decimal and currency parameters")
-        }
-        if let stepNode = body["step"], !["integer", "decimal"].contains(typeName) {
-            problem(at: stepNode, "step: applies to integer and decimal parameters")
-        }
-        switch typeName {
-        case "text": return .text
-        case "boolean": return .boolean
-        case "dateTime": return .dateTime
-        case "duration": return .duration
-        case "integer":
-            var step = 1
-            if let stepNode = body["step"] {
-                if let whole = stepNode.int, whole > 0 {
-                    step = whole
-                } else {
-                    problem(at: stepNode, "step: of an integer parameter is a whole number above 0")
-                }
-            }
-            return .integer(bounds.map { Int($0.lowerBound)...Int($0.upperBound) }, step: step)
-        case "decimal":
-            guard let bounds else {
-                problem(at: node, "decimal parameter \(parameter) needs a range: [lowest, highest]")
-                return nil
-            }
-            return .decimal(bounds, step: body["step"]?.float ?? 0)
-        case "currency": return .currency(bounds ?? 0...999.99)
-        default:
-            if types[typeName] == nil {
-                let known = (ParameterType.systemTypeNames + types.keys.sorted()).joined(separator: ", ")
-                problem(at: node, "parameter \(parameter) has unknown type \"\(typeName)\"; known types: \(known)")
-            }
-            // Kept (the manifest is refused anyway) so phrases naming the parameter are not reported too.
-            return .enumeration(typeName)
-        }
-    }
-
-    private mutating func parameterCondition(_ node: Node, earlier: [ParameterDefinition],
-                                             types: [String: EnumeratedType]) -> ParameterCondition? {
-        guard let mapping = node.mapping, mapping.count == 1, let (key, value) = mapping.first.map({ ($0.key, $0.value) }),
-              let parent = key.string else {
-            problem(at: node, "askWhen: names one earlier parameter and its value(s), e.g. askWhen: {orderType: delivery}")
-            return nil
-        }
-        guard let parentDefinition = earlier.first(where: { $0.name == parent }) else {
-            problem(at: key, "askWhen: names \(parent), which is not a parameter declared before this one")
-            return nil
-        }
-        let values = value.string.map { [$0] } ?? stringList(value) ?? []
-        if let enumeration = parentDefinition.enumerationName, let type = types[enumeration], !type.isDynamic {
-            for wanted in values where type.value(identifier: wanted) == nil {
-                problem(at: value, "askWhen: \"\(wanted)\" is not a value of \(enumeration)")
-            }
-        }
-        return ParameterCondition(parent: parent, values: values)
-    }
-
-    private mutating func parameterSummary(_ node: Node, parameters: [ParameterDefinition],
-                                           types: [String: EnumeratedType]) -> ParameterSummary? {
-        if node.string != nil {
-            return responseTemplate(node, parameters: parameters).map { ParameterSummary(template: $0) }
-        }
-        guard let body = mapping(node, what: "summary") else { return nil }
-        checkKeys(body, allowed: ["default", "variants"])
-        guard let defaultNode = body["default"], let template = responseTemplate(defaultNode, parameters: parameters) else {
-            problem(at: node, "summary: needs default: (and may list variants:)")
-            return nil
-        }
-        var variants: [(condition: ParameterCondition, template: ResponseTemplate)] = []
-        for item in body["variants"]?.sequence ?? [] {
-            guard let variant = item.mapping, let whenNode = variant["when"], let sayNode = variant["say"] else {
-                problem(at: item, "a summary variant has when: {parameter: value} and say:")
-                continue
-            }
-            if let condition = parameterCondition(whenNode, earlier: parameters, types: types),
-               let said = responseTemplate(sayNode, parameters: parameters) {
-                variants.append((condition, said))
-            }
-        }
-        return ParameterSummary(template: template, variants: variants)
-    }
-
-    private mutating func appShortcuts(_ node: Node?, intents: [IntentDefinition], names: [String]) -> [AppShortcut] {
-        guard let node else { return [] }
-        guard let list = node.sequence else {
-            problem(at: node, "shortcuts: is a list of {phrase:, intent:}")
-            return []
-        }
-        if list.count > Self.maximumShortcuts {
-            problem(at: node, "\(list.count) App Shortcuts; an app may offer at most \(Self.maximumShortcuts)")
-        }
-        var shortcuts: [AppShortcut] = []
-        for item in list {
-            guard let entry = mapping(item, what: "a shortcut") else { continue }
-            checkKeys(entry, allowed: ["phrase", "intent", "set"])
-            guard let intentName = requiredString(entry, "intent", at: item),
-                  let phraseNode = entry["phrase"] else {
-                if entry["phrase"] == nil { problem(at: item, "missing \"phrase:\"") }
-                continue
-            }
-            guard let intent = intents.first(where: { $0.name == intentName }) else {
-                problem(at: entry["intent"] ?? item, "shortcut names intent \(intentName), which the app does not declare")
-                continue
-            }
-            guard let template = phrase(phraseNode, parameters: intent.parameters, owner: intentName) else { continue }
-            if template.parameterNames.count > 1 {
-                problem(at: phraseNode, "an App Shortcut phrase takes at most one parameter; this one has " +
-                        template.parameterNames.map { "<\($0)>" }.joined(separator: ", "))
-            }
-            let expansions = PhraseExpansion.sentences(of: template, limit: 500)
-            let nameWords = names.map(Grammar.words(of:))
-            if let expansions, !expansions.allSatisfy({ sentence in nameWords.contains { sentence.containsRun($0) } }) {
-                problem(at: phraseNode, "an App Shortcut phrase must say the app's name (\(names.joined(separator: " or "))) every way it can be said")
-            }
-            if let shortest = expansions?.map({ Self.invocationLength($0, names: nameWords) }).min(),
-               shortest > Self.longInvocationWords {
-                warn(at: phraseNode, "the shortcut phrase \"\(template)\" is long (\(shortest) words besides the app name); " +
-                     "people remember two or three")
-            }
-            shortcuts.append(AppShortcut(phrase: template, intent: intentName, presets: presets(entry["set"], of: intent)))
-        }
-        return shortcuts
-    }
-
-    /// `set: {parameter: value}` of a shortcut, each parameter checked against the intent.
-    private mutating func presets(_ node: Node?, of intent: IntentDefinition) -> [String: String] {
-        var presets: [String: String] = [:]
-        guard let node, let set = mapping(node, what: "set") else { return presets }
-        for (key, value) in set {
-            guard let parameterName = key.string, let preset = value.string else { continue }
-            if intent.parameter(named: parameterName) == nil {
-                problem(at: key, "set: names \(parameterName), which is not a parameter of \(intent.name)")
-            }
-            presets[parameterName] = preset
-        }
-        return presets
-    }
-
-    /// `suggestions:` — shortcuts offered before the person has run them, and
-    /// relevant ones with `when: {from: "07:00", to: "09:30", days: weekdays}`.
-    private mutating func suggestedShortcuts(_ node: Node?, intents: [IntentDefinition]) -> [SuggestedShortcut] {
-        guard let node else { return [] }
-        guard let list = node.sequence else {
-            problem(at: node, "suggestions: is a list of {intent:, set:, when:}")
-            return []
-        }
-        var suggestions: [SuggestedShortcut] = []
-        for item in list {
-            guard let entry = mapping(item, what: "a suggestion") else { continue }
-            checkKeys(entry, allowed: ["intent", "set", "when"])
-            guard let intentName = requiredString(entry, "intent", at: item) else { continue }
-            guard let intent = intents.first(where: { $0.name == intentName }) else {
-                problem(at: entry["intent"] ?? item, "suggestion names intent \(intentName), which the app does not declare")
-                continue
-            }
-            var suggestion = SuggestedShortcut(intent: intentName, presets: presets(entry["set"], of: intent))
-            if let whenNode = entry["when"], let when = mapping(whenNode, what: "when") {
-                checkKeys(when, allowed: ["from", "to", "days"])
-                let from = when["from"]?.string.flatMap(TimeOfDay.init)
-                let to = when["to"]?.string.flatMap(TimeOfDay.init)
-                if from == nil || to == nil {
-                    problem(at: whenNode, "when: needs from: and to: as \"HH:MM\" (quoted), e.g. from: \"07:00\"")
-                }
-                var days = Weekdays.everyDay
-                if let daysNode = when["days"] {
-                    switch Weekdays.parse(daysNode.string ?? (daysNode.sequence ?? []).compactMap(\.string).joined(separator: ",")) {
-                    case .success(let parsed): days = parsed
-                    case .failure(let error): problem(at: daysNode, error.description)
-                    }
-                }
-                if let from, let to { suggestion.window = RelevanceWindow(from: from, to: to, days: days) }
-            }
-            suggestions.append(suggestion)
-        }
-        return suggestions
-    }
-
-    static let maximumShortcuts = 10
-    static let connectives: Set<String> = ["in", "with", "on", "using", "from", "at", "for"]
-
-    /// Words of a shortcut sentence besides the app's name and the word joining it ("in", "from").
-    static func invocationLength(_ sentence: [String], names: [[String]]) -> Int {
-        for name in names.sorted(by: { $0.count > $1.count }) where sentence.containsRun(name) {
-            guard let start = (0...(sentence.count - name.count)).first(where: { Array(sentence[$0..<($0 + name.count)]) == name })
-            else { continue }
-            let joined = start > 0 && connectives.contains(sentence[start - 1])
-            return sentence.count - name.count - (joined ? 1 : 0)
-        }
-        return sentence.count
-    }
-    static let longInvocationWords = AppShortcut.longPhraseWords
-
-    private mutating func vocabularyTerms(_ node: Node?) -> [VocabularyTerm] {
-        guard let node else { return [] }
-        var terms: [VocabularyTerm] = []
-        for item in node.sequence ?? [] {
-            if let word = item.string {
-                terms.append(VocabularyTerm(word: word.lowercased()))
-            } else if let entry = item.mapping {
-                checkKeys(entry, allowed: ["word", "pronunciation"])
-                guard let word = requiredString(entry, "word", at: item) else { continue }
-                let phones = entry["pronunciation"]?.string
-                if let phones, phones.split(separator: " ").contains(where: { !$0.allSatisfy { $0.isUppercase } }) {
-                    problem(at: entry["pronunciation"] ?? item, "pronunciation: is the model's phones in capitals, e.g. \"HH AA R K\"")
-                }
-                terms.append(VocabularyTerm(word: word.lowercased(), pronunciation: phones))
-            } else {
-                problem(at: item, "a vocabulary entry is a word, or {word:, pronunciation:}")
-            }
-        }
-        if node.sequence == nil { problem(at: node, "vocabulary: is a list of words") }
-        return terms
-    }
-
-    private mutating func handlerSpec(_ node: Node?) -> HandlerSpec {
+    mutating func handlerSpec(_ node: Node?) -> HandlerSpec {
         guard let node else { return .inProcess }
         guard let body = mapping(node, what: "handler") else { return .inProcess }
         checkKeys(body, allowed: ["command", "timeout"])
@@ -606,7 +342,7 @@ struct ManifestReader {
         return .program(command: command, timeoutSeconds: timeout)
     }
 
-    private mutating func responseTemplate(_ node: Node, parameters: [ParameterDefinition]) -> ResponseTemplate? {
+    mutating func responseTemplate(_ node: Node, parameters: [ParameterDefinition]) -> ResponseTemplate? {
         guard let source = node.string else {
             problem(at: node, "a response is a string")
             return nil
@@ -633,22 +369,22 @@ struct ManifestReader {
         return name.allSatisfy { $0.isLetter || $0.isNumber } && name.dropFirst().contains(where: \.isUppercase)
     }
 
-    private mutating func problem(at node: Node, _ reason: String) {
+    mutating func problem(at node: Node, _ reason: String) {
         problems.append(.init(file: file, line: node.mark?.line, reason: reason))
     }
 
-    private mutating func warn(at node: Node, _ reason: String) {
+    mutating func warn(at node: Node, _ reason: String) {
         warnings.append(.init(file: file, line: node.mark?.line, reason: reason))
     }
 
-    private mutating func flag(_ node: Node?, default value: Bool) -> Bool {
+    mutating func flag(_ node: Node?, default value: Bool) -> Bool {
         guard let node else { return value }
         if let flag = node.bool { return flag }
         problem(at: node, "expected true or false")
         return value
     }
 
-    private mutating func mapping(_ node: Node, what: String) -> Node.Mapping? {
+    mutating func mapping(_ node: Node, what: String) -> Node.Mapping? {
         guard let mapping = node.mapping else {
             problem(at: node, "\(what) should be a mapping")
             return nil
@@ -656,7 +392,7 @@ struct ManifestReader {
         return mapping
     }
 
-    private mutating func requiredString(_ mapping: Node.Mapping, _ key: String, at node: Node) -> String? {
+    mutating func requiredString(_ mapping: Node.Mapping, _ key: String, at node: Node) -> String? {
         guard let value = mapping[key] else {
             problem(at: node, "missing \"\(key):\"")
             return nil
@@ -668,7 +404,7 @@ struct ManifestReader {
         return string
     }
 
-    private mutating func stringList(_ node: Node?) -> [String]? {
+    mutating func stringList(_ node: Node?) -> [String]? {
         guard let node else { return nil }
         guard let list = node.sequence else {
             problem(at: node, "expected a list of strings")
@@ -681,7 +417,7 @@ struct ManifestReader {
         }
     }
 
-    private mutating func checkKeys(_ mapping: Node.Mapping, allowed: Set<String>) {
+    mutating func checkKeys(_ mapping: Node.Mapping, allowed: Set<String>) {
         for (key, _) in mapping {
             guard let name = key.string else { continue }
             if !allowed.contains(name) {
