@@ -13,13 +13,16 @@ public import HarkGrammar
 /// margin, and the margin is the confidence.
 public final class Recognizer {
     public let configuration: RecognizerConfiguration
-    private let decoder: Decoder
+    let decoder: Decoder
+    let dictionary: PronunciationDictionary
+    static let dictationSearch = "hark-dictation"
+    var hasLanguageModel = false
     /// nil when confidence is not measured.
     private let phoneLoop: PhoneLoopPass?
     private let rivalContest: RivalContest
 
     /// A grammar compiled into decoder searches.
-    private final class InstalledGrammar {
+    final class InstalledGrammar {
         typealias Arcs = [(from: Int, to: Int, word: String?, probability: Float)]
         /// A search made the first time an utterance needs it.
         enum LazySearch {
@@ -61,7 +64,7 @@ public final class Recognizer {
     /// two deep. Each costs decoder memory in proportion to its size.
     static let keptGrammars = 3
     private var grammarGeneration = 0
-    private var inUse: InstalledGrammar? { installed.first }
+    var inUse: InstalledGrammar? { installed.first }
     /// The grammar utterances are decoded against now; nil before the first `use(_:)`.
     public var grammarInUse: Grammar? { inUse?.grammar }
 
@@ -110,84 +113,6 @@ public final class Recognizer {
         guard let transform else { return [] }
         try AcousticTransform.check(transform)
         return ["-mllr", transform.path]
-    }
-
-    // MARK: Dictionary
-
-    private let dictionary: PronunciationDictionary
-
-    /// "word" of a dictionary entry "word(2)".
-    static func baseWord(_ entry: String) -> String {
-        String(entry.prefix { $0 != "(" })
-    }
-
-    /// Teaches the decoder the dictionary's pronunciations (alternates included) of those of
-    /// `words` it does not know yet, in one pass over the dictionary file. Returns the words
-    /// no dictionary knows, sorted.
-    @discardableResult
-    public func learn(_ words: some Sequence<String>) throws(RecognitionError) -> [String] {
-        try Self.teach(words, from: dictionary, to: decoder)
-    }
-
-    /// `learn(_:)`'s work, also for the initialiser before `self` is whole.
-    @discardableResult
-    private static func teach(_ words: some Sequence<String>, from dictionary: PronunciationDictionary,
-                              to decoder: Decoder) throws(RecognitionError) -> [String] {
-        let missing = Set(words.map { $0.lowercased() }.filter { decoder.pronunciation(of: $0) == nil })
-        guard !missing.isEmpty else { return [] }
-        let entries = try dictionary.entries(for: missing)
-        if !entries.isEmpty { try decoder.addWords(entries) }
-        return missing.subtracting(entries.map { baseWord($0.word) }).sorted()
-    }
-
-    /// Every pronunciation the dictionary gives each word, alternates included ("and": AH N D
-    /// and AE N D); a word it lacks is left out.
-    public func pronunciations(of words: Set<String>) throws(RecognitionError) -> [String: [String]] {
-        var found: [String: [String]] = [:]
-        for (entry, phones) in try dictionary.entries(for: Set(words.map { $0.lowercased() })) {
-            found[String(entry.prefix { $0 != "(" }), default: []].append(phones)
-        }
-        return found
-    }
-
-    /// The phones Hark listens for when it hears `word`, or nil if no dictionary knows it.
-    public func pronunciation(of word: String) throws(RecognitionError) -> String? {
-        try learn([word])
-        return decoder.pronunciation(of: word.lowercased())
-    }
-
-    /// Words of `grammar` that no dictionary knows, sorted; the others are taught to the decoder.
-    public func unknownWords(in grammar: Grammar) throws(RecognitionError) -> [String] {
-        try learn(grammar.vocabulary)
-    }
-
-    /// Teaches the decoder pronunciations (ARPAbet phones separated by spaces).
-    public func addPronunciations(_ entries: [(word: String, phones: String)]) throws(RecognitionError) {
-        try decoder.addWords(entries.map { ($0.word.lowercased(), $0.phones.uppercased()) })
-    }
-
-    static func readLexicon(_ url: URL) throws(RecognitionError) -> [(word: String, phones: String)] {
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw RecognitionError(.pronunciation, "cannot read lexicon \(url.path): \(error.localizedDescription)")
-        }
-        var entries: [(word: String, phones: String)] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard fields.count >= 2 else {
-                throw RecognitionError(.pronunciation, "\(url.path):\(number + 1): expected a word and its phones")
-            }
-            let unknown = fields.dropFirst().filter { !Phones.all.contains($0.uppercased()) }
-            guard unknown.isEmpty else {
-                throw RecognitionError(.pronunciation, "\(url.path):\(number + 1): unknown phones \(unknown.joined(separator: " ")); use the model's ARPAbet set")
-            }
-            entries.append((fields[0].lowercased(), fields.dropFirst().joined(separator: " ").uppercased()))
-        }
-        return entries
     }
 
     // MARK: Grammar
@@ -306,43 +231,6 @@ public final class Recognizer {
         return found
     }
 
-    // MARK: Dictation
-
-    private static let dictationSearch = "hark-dictation"
-    private var hasLanguageModel = false
-
-    /// Recognises free text with the general language model: for answers that
-    /// are not in any grammar (a message's content). Less accurate than a
-    /// grammar, and nothing is rejected except silence.
-    public func dictate(_ samples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> Recognition {
-        if !hasLanguageModel {
-            guard FileManager.default.fileExists(atPath: configuration.languageModel) else {
-                throw RecognitionError(.modelLoad, "no language model for dictation at \(configuration.languageModel)")
-            }
-            // The general language model's words are the whole dictionary's.
-            let all = try dictionary.allEntries()
-            let known = Set(all.lazy.map(\.word).filter { self.decoder.pronunciation(of: $0) != nil })
-            try decoder.addWords(all.filter { !known.contains($0.word) })
-            try decoder.installLanguageModel(name: Self.dictationSearch, path: configuration.languageModel)
-            hasLanguageModel = true
-        }
-        let started = Date()
-        let cepstra = try self.cepstra(of: samples, heardIn: room)
-        try decoder.activate(Self.dictationSearch)
-        let hypothesis: Decoder.Hypothesis
-        do {
-            hypothesis = try decoder.decodeWhole(cepstra)
-        } catch {
-            if let inUse { try? decoder.activate(inUse.search) }
-            throw error
-        }
-        if let inUse { try decoder.activate(inUse.search) }
-        let words = hypothesis.words
-        return Recognition(words: words, isRejected: words.isEmpty, confidence: words.isEmpty ? 0 : 1,
-                           rejection: words.isEmpty ? "nothing was heard" : nil, margin: 0, interpretation: nil,
-                           frames: hypothesis.frames, decodeSeconds: Date().timeIntervalSince(started))
-    }
-
     // MARK: Recognition
 
     /// Whether an accepted recognition is a whole phrase of the grammar in use that no phrase
@@ -453,7 +341,7 @@ public final class Recognizer {
     public static let roomsRemembered = 32
 
     /// `samples` as the decoders search them, through `room`'s front end.
-    private func cepstra(of samples: [Int16], heardIn room: String?) throws(RecognitionError) -> Cepstra {
+    func cepstra(of samples: [Int16], heardIn room: String?) throws(RecognitionError) -> Cepstra {
         try frontEnds.frontEnd(for: room ?? "", like: decoder).cepstra(of: samples)
     }
 

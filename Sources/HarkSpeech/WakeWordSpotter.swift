@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HarkAudio
 
 /// Spots a key phrase in a continuous stream of 16 kHz mono audio, in two stages.
