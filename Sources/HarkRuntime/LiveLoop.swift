@@ -26,14 +26,14 @@ public actor LiveLoop {
     private let executor = DedicatedExecutor(label: "hark.live")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private let brain: any LiveBrain
-    private let settings: LiveSettings
-    private let source: any LiveAudioSource
-    private let sink: (any LiveAudioSink)?
+    let brain: any LiveBrain
+    let settings: LiveSettings
+    let source: any LiveAudioSource
+    let sink: (any LiveAudioSink)?
     /// Whether capture is gated while Hark speaks; only a test proving the gate turns it off.
-    private let gatesOwnSpeech: Bool
+    let gatesOwnSpeech: Bool
     /// Everything played, in order, when asked for (`keepsPlayed`).
-    private var playedClips: [AudioClip]?
+    var playedClips: [AudioClip]?
 
     private enum Phase {
         case waiting
@@ -78,22 +78,22 @@ public actor LiveLoop {
     static let speculativeQuietFrames = 5
 
     /// What listens for the wake word, and what it needs to start a request; set by `run`.
-    private var spotter: WakeWordSpotter?
+    var spotter: WakeWordSpotter?
     private var ambient: EnergyEndpointer
-    private var recent = RecentAudio(seconds: 2)
+    var recent = RecentAudio(seconds: 2)
     private var acknowledgement: (clip: AudioClip, isSpeech: Bool)?
     /// Hark's own voice taken out while it speaks; made at the first reply spoken that way.
-    private var echo: EchoPath?
-    private var stopDelays: [Double] = []
-    private var cpuWhileSpeaking = 0.0
+    var echo: EchoPath?
+    var stopDelays: [Double] = []
+    var cpuWhileSpeaking = 0.0
 
     /// Samples read from the source (not counting what was discarded while Hark spoke).
-    private var heard = 0
+    var heard = 0
     /// Samples discarded while Hark spoke.
-    private var skipped = 0
+    var skipped = 0
     /// When (samples heard) the automations were last looked at: once a second while waiting.
     private var lastAutomationCheck = 0
-    private var summary = LiveSummary()
+    var summary = LiveSummary()
     private var latencies: [LiveLatency] = []
 
     /// `sink` nil plays nothing (a recording answered silently). `keepsPlayed` keeps a copy of
@@ -185,7 +185,7 @@ public actor LiveLoop {
 
     /// The spotter missed what was heard while listening and what was spoken over: start it
     /// afresh, keeping its positions on the same timeline.
-    private func keepSpotterInStep() throws {
+    func keepSpotterInStep() throws {
         guard let spotter, spotter.samplesProcessed < heard + skipped else { return }
         try spotter.reset(skipping: heard + skipped - spotter.samplesProcessed)
     }
@@ -389,7 +389,7 @@ public actor LiveLoop {
     }
 
     /// Plays a clip; when `gated`, throws away what the microphone heard meanwhile.
-    private func play(_ heard: AudioClip, gated: Bool, onEvent: @Sendable (LiveEvent) -> Void) throws {
+    func play(_ heard: AudioClip, gated: Bool, onEvent: @Sendable (LiveEvent) -> Void) throws {
         guard heard.frameCount > 0 else { return }
         let clip = brain.loudspeaker.applied(to: heard)
         playedClips?.append(clip)
@@ -421,124 +421,6 @@ public actor LiveLoop {
             if let interruption = try await speak(result.clip, onEvent: onEvent) {
                 return try await woke(interruption, onEvent: onEvent)
             }
-        }
-        return nil
-    }
-
-    /// Says a reply: listening for the wake word meanwhile (`.listen`), or deaf to the microphone
-    /// until it is over (`.gate`). Returns the wake word that stopped it, if one did.
-    private func speak(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void) async throws -> WakeWordDetection? {
-        guard listensWhileSpeaking, reply.frameCount > 0 else {
-            try play(reply, gated: true, onEvent: onEvent)
-            return nil
-        }
-        return try await speakListening(reply, onEvent: onEvent)
-    }
-
-    /// Whether Hark hears the room while it speaks (`LiveSettings.whileSpeaking`), its own voice
-    /// taken out, instead of gating the microphone.
-    private var listensWhileSpeaking: Bool { settings.whileSpeaking == .listen && gatesOwnSpeech }
-
-    /// How far ahead of what the microphone has heard the loudspeaker is handed the reply (s):
-    /// enough that a late read never starves it, little enough that stopping drops it all.
-    static let playbackLead = 0.1
-
-    /// Says a reply while listening for the wake word in what the microphone hears with the reply
-    /// taken out; stops the reply the moment the wake word is heard, and returns it.
-    private func speakListening(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void) async throws -> WakeWordDetection? {
-        try keepSpotterInStep()
-        guard let spotter else { return nil }
-        var interruption: WakeWordDetection?
-        let echo = try echoPath()
-        // What the canceller leaves of the reply is Hark's own voice, garbled: the spotter's
-        // mean keeps what it learned from the room and the people in it.
-        spotter.holdsMean = true
-        spotter.reportsTentative = false
-        defer {
-            spotter.holdsMean = false
-            spotter.reportsTentative = true
-        }
-        let stopped = try await playHearing(reply, onEvent: onEvent) { (cleaned) throws in
-            guard let detection = try spotter.process(cleaned).first,
-                  try !echo.isOwnVoice(detection, spotter: spotter) else { return false }
-            interruption = detection
-            return true
-        }
-        guard let interruption, let stopped else { return nil }
-        let delay = seconds(max(0, stopped - interruption.endSample))
-        stopDelays.append(delay)
-        summary.interruptions += 1
-        onEvent(.interrupted(at: seconds(stopped), afterWakeWord: delay))
-        return interruption
-    }
-
-    private func echoPath() throws -> EchoPath {
-        if let echo { return echo }
-        let made = try EchoPath()
-        echo = made
-        return made
-    }
-
-    /// Plays `clip` a piece at a time, one piece for each piece the microphone hears, and gives
-    /// `hear` each piece heard with the clip taken out of it (`EchoPath`). When `hear` returns
-    /// true the clip is silenced at once; returns where (samples on the loop's timeline), or nil
-    /// when it played to the end (and `echoTail` after, the room's reflections fading).
-    private func playHearing(_ reply: AudioClip, onEvent: @Sendable (LiveEvent) -> Void,
-                             hear: ([Int16]) throws -> Bool) async throws -> Int? {
-        let clip = brain.loudspeaker.applied(to: reply)
-        let played = try clip.pipelineSamples()
-        let echo = try echoPath()
-        var playback: (any LivePlayback)?
-        do {
-            playback = try sink?.start(clip)
-        } catch {
-            onEvent(.problem("could not play on the loudspeaker: \(error)"))
-        }
-        source.loudspeakerPlayed(clip)
-        echo.begin(played, queued: playback?.queuedSeconds() ?? 0, at: heard + skipped)
-        let cpuAtStart = ProcessClock.cpuSeconds()
-        var spoken = 0
-        defer {
-            echo.end()
-            cpuWhileSpeaking += ProcessClock.cpuSeconds() - cpuAtStart
-            summary.speakingSeconds += seconds(spoken)
-        }
-        let lasting = played.count + samples(settings.echoTail)
-        while spoken < lasting && !Task.isCancelled {
-            do {
-                try playback?.play(through: seconds(spoken) + Self.playbackLead)
-            } catch {
-                onEvent(.problem("could not play on the loudspeaker: \(error)"))
-                playback = nil
-            }
-            let read: [Int16]?
-            do {
-                read = try await source.read(frames: LiveSettings.chunkSamples)
-            } catch is CancellationError {
-                break  // stopping (SIGTERM, Ctrl-C): the clip is cut short below
-            }
-            guard let chunk = read, !chunk.isEmpty else { break }
-            spoken += chunk.count
-            heard += chunk.count
-            let cleaned = echo.clean(chunk)
-            recent.append(cleaned, endingAt: heard + skipped)
-            guard try hear(cleaned) else { continue }
-            let stopped = heard + skipped
-            do {
-                try playback?.stop()
-            } catch {
-                onEvent(.problem("could not stop the loudspeaker: \(error)"))
-            }
-            source.loudspeakerStopped()
-            playedClips?.append(clip.prefix(seconds: min(clip.duration, seconds(spoken))))
-            return stopped
-        }
-        playedClips?.append(clip)
-        do {
-            // Hark is stopping: it does not finish its sentence first.
-            if Task.isCancelled { try playback?.stop() } else { try playback?.finish() }
-        } catch {
-            onEvent(.problem("could not play on the loudspeaker: \(error)"))
         }
         return nil
     }
@@ -579,6 +461,6 @@ public actor LiveLoop {
         return summary
     }
 
-    private func seconds(_ samples: Int) -> Double { Double(samples) / Double(PipelineAudio.sampleRate) }
-    private func samples(_ seconds: Double) -> Int { Int(seconds * Double(PipelineAudio.sampleRate)) }
+    func seconds(_ samples: Int) -> Double { Double(samples) / Double(PipelineAudio.sampleRate) }
+    func samples(_ seconds: Double) -> Int { Int(seconds * Double(PipelineAudio.sampleRate)) }
 }

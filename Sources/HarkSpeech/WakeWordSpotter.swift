@@ -98,6 +98,8 @@ public final class WakeWordSpotter {
     private var samplesSkipped = 0
     /// Frames searched in the current utterance.
     private(set) var framesSearched = 0
+    /// A tentative candidate waiting to see whether a sure one follows (`tentativeHoldSamples`).
+    private var pendingTentative: WakeWordDetection?
     /// Candidates of this utterance already judged, by pronunciation, first and last frame.
     private var judged: Set<String> = []
     /// The latest audio fed, for the verifier; `recentStart` is the stream position of its first sample.
@@ -249,8 +251,12 @@ public final class WakeWordSpotter {
             let found = try candidates()
             if configuration.reportsCandidates {
                 detections += found
-            } else if let heard = Self.surest(found.filter(\.isAccepted)) ?? Self.surest(found.filter(\.isTentative)) {
-                detections.append(heard)
+            } else if let accepted = Self.surest(found.filter(\.isAccepted)) {
+                detections.append(accepted)
+                try restart()
+                continue
+            } else if let tentative = heldTentative(found) {
+                detections.append(tentative)
                 try restart()
                 continue
             }
@@ -308,6 +314,7 @@ public final class WakeWordSpotter {
         try decoder.startUtterance()
         framesSearched = 0
         judged.removeAll(keepingCapacity: true)
+        pendingTentative = nil
     }
 
     /// The mean the front end subtracts from what it hears now, one value per cepstral coefficient.
@@ -436,6 +443,26 @@ public final class WakeWordSpotter {
             found.append(detection)
         }
         return found
+    }
+
+    /// A tentative candidate is held this long (samples) past its end before it is reported: the
+    /// search often settles on a weak partial phrase first and on the whole one, which may be
+    /// sure, a few frames later.
+    static let tentativeHoldSamples = 9_600
+
+    /// The tentative candidate to report now, if one has been held long enough with no sure one
+    /// after it; keeps the surest of `found` and those still held.
+    private func heldTentative(_ found: [WakeWordDetection]) -> WakeWordDetection? {
+        guard reportsTentative else {
+            pendingTentative = nil
+            return nil
+        }
+        if let tentative = Self.surest(found.filter(\.isTentative)),
+           tentative.confidence > (pendingTentative?.confidence ?? -.infinity) {
+            pendingTentative = tentative
+        }
+        guard let pending = pendingTentative, samplesProcessed - pending.endSample >= Self.tentativeHoldSamples else { return nil }
+        return pending
     }
 
     /// The lowest confidence a candidate is reported from while listening: the threshold, or the

@@ -100,6 +100,8 @@ import Testing
         /// out and each detection checked against what Hark was saying at that moment.
         func wakes(cleaning: Bool) throws -> Int {
             let spotter = try WakeWordSpotter(configuration: LiveSettings().wakeWord)
+            // As the loop listens while it speaks: only a sure wake word may stop a reply.
+            spotter.reportsTentative = false
             let echo = try EchoPath()
             echo.begin(played, queued: 0)
             var found = 0
