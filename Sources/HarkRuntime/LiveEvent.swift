@@ -59,6 +59,10 @@ public struct LiveSummary: Sendable, Codable {
     public var wakeWords = 0
     public var turns = 0
     public var noSpeech = 0
+    /// Tentative wake words (`LiveSettings.tentativeWakeOdds`), and those a clear request bore out
+    /// (counted in `wakeWords` too).
+    public var tentativeWakes = 0
+    public var tentativeAnswered = 0
     public var processingP50 = 0.0
     public var processingP95 = 0.0
     public var totalLatencyP50 = 0.0
@@ -77,6 +81,7 @@ public struct LiveSummary: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case audioSeconds = "audio_s", wakeWords = "wake_words", turns, noSpeech = "no_speech"
+        case tentativeWakes = "tentative_wakes", tentativeAnswered = "tentative_answered"
         case processingP50 = "processing_p50_s", processingP95 = "processing_p95_s"
         case totalLatencyP50 = "latency_p50_s", totalLatencyP95 = "latency_p95_s"
         case cpuPerAudioSecond = "cpu_per_audio_s", peakResidentMegabytes = "peak_rss_mb"
@@ -93,6 +98,10 @@ public struct LiveSummary: Sendable, Codable {
             """, audioSeconds, wakeWords, turns, noSpeech, totalLatencyP50 * 1000, totalLatencyP95 * 1000,
                       processingP50 * 1000, processingP95 * 1000, cpuPerAudioSecond, cpuPerAudioSecond * 100,
                       peakResidentMegabytes)
+        if tentativeWakes > 0 {
+            text += "\n\(tentativeWakes) tentative wake words: \(tentativeAnswered) borne out by a clear request, "
+                + "\(tentativeWakes - tentativeAnswered) let go in silence"
+        }
         if speakingSeconds > 0 {
             text += String(format: "\nwhile speaking (%.1f s, echo cancelled, listening for the wake word): %.1f%% of one core",
                            speakingSeconds, cpuPerSpeakingSecond * 100)

@@ -195,6 +195,7 @@ public actor LiveLoop {
     private func woke(_ detection: WakeWordDetection, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
         var request = recent.samples(from: detection.endSample)
         if detection.isTentative {
+            summary.tentativeWakes += 1
             onEvent(.tentativeWake(at: seconds(detection.endSample), confidence: detection.confidence))
             var listening = Listening(endpointer: EnergyEndpointer(settings: settings.endpointer, room: ambient),
                                       since: heard, isAnswer: false, wakeTailLeft: samples(Self.longestWakeTail))
@@ -379,6 +380,7 @@ public actor LiveLoop {
             return nil
         }
         summary.wakeWords += 1
+        summary.tentativeAnswered += 1
         return recognized
     }
 

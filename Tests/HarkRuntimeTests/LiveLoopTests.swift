@@ -129,6 +129,8 @@ import Testing
         let played = try #require(await loop.playedClipsForTesting)
         #expect(played.count == events.wakes + events.turns.count)
         #expect(summary.wakeWords == events.wakes + answeredTentatively)
+        #expect(summary.tentativeWakes == tentative.count && summary.tentativeAnswered == answeredTentatively)
+        #expect(summary.humanReadable().contains("\(tentative.count) tentative wake words: \(answeredTentatively) borne out"))
 
         settings.tentativeWakeOdds = nil
         let strict = LiveLoop(assistant: try await Self.assistant(), settings: settings,
