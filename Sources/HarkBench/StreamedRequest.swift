@@ -19,14 +19,8 @@ enum StreamedRequest {
         for chunk in chunks(samples[..<wakePoint]) { ambient.observe(chunk) }
         var endpointer = EnergyEndpointer(settings: settings, room: ambient)
         var tailLeft = dropsWakeTail ? Int(LiveLoop.longestWakeTail * Double(PipelineAudio.sampleRate)) : 0
-        for var chunk in chunks(samples[wakePoint...]) {
-            if tailLeft > 0 {
-                let quiet = endpointer.endOfSound(in: chunk)
-                let dropped = min(quiet ?? chunk.count, tailLeft, chunk.count)
-                chunk.removeFirst(dropped)
-                tailLeft = quiet == nil ? tailLeft - dropped : 0
-            }
-            if let utterance = endpointer.feed(chunk).first { return utterance }
+        for chunk in chunks(samples[wakePoint...]) {
+            if let utterance = endpointer.feed(endpointer.droppingSoundTail(chunk, left: &tailLeft)).first { return utterance }
         }
         // The recording ended while someone was still speaking: the loop would have heard them out.
         return endpointer.endNow()

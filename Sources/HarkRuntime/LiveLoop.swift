@@ -244,13 +244,9 @@ public actor LiveLoop {
             onEvent(.yielded(at: seconds(heard + skipped)))
             return .waiting
         }
-        var audio = audio
-        if listening.wakeTailLeft > 0 {
-            let quiet = listening.endpointer.endOfSound(in: audio)
-            let dropped = min(quiet ?? audio.count, listening.wakeTailLeft)
-            audio.removeFirst(min(dropped, audio.count))
-            listening.wakeTailLeft = quiet == nil ? listening.wakeTailLeft - dropped : 0
-        }
+        var tailLeft = listening.wakeTailLeft
+        let audio = listening.endpointer.droppingSoundTail(audio, left: &tailLeft)
+        listening.wakeTailLeft = tailLeft
         if let utterance = listening.endpointer.feed(audio).first {
             return try await answer(utterance, trailing: listening.endpointer.lastTrailingQuiet,
                                     isAnswer: listening.isAnswer, claim: listening.claim,

@@ -123,6 +123,17 @@ public struct EnergyEndpointer: Sendable {
         if quietest > background + settings.speechAboveBackground { background = quietest }
     }
 
+    /// `samples` without the end of a sound still fading at their start (a wake word's last
+    /// phone), dropping at most `left` samples over successive calls: `left` shrinks by what
+    /// was dropped, and falls to 0 once the sound has stopped.
+    public func droppingSoundTail(_ samples: [Int16], left: inout Int) -> [Int16] {
+        guard left > 0 else { return samples }
+        let quiet = endOfSound(in: samples)
+        let dropped = min(quiet ?? samples.count, left, samples.count)
+        left = quiet == nil ? left - dropped : 0
+        return Array(samples.dropFirst(dropped))
+    }
+
     /// Where the sound going on at the start of `samples` stops: the first of `quietFrames`
     /// frames in a row at background level, as a sample index; nil when it does not stop.
     public func endOfSound(in samples: [Int16], quietFrames: Int = 3) -> Int? {
