@@ -36,6 +36,8 @@ let package = Package(
                        providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp",
                        providers: [.apt(["libspeexdsp-dev"])]),
+        // glibc's malloc_trim (malloc.h), which Swift's Glibc module does not show. Owned by HarkServer.
+        .systemLibrary(name: "CMalloc"),
 
         // WebRTC's noise suppression behind a C header (the library is C++), owned by HarkAudio.NoiseSuppressor.
         .target(name: "CNoiseSuppression",
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "HarkWyoming", swiftSettings: strictness),
         // Hark served over Wyoming with swift-nio: a session per connection, wired to the assistant.
         .target(name: "HarkServer",
-                dependencies: ["HarkWyoming", "HarkRuntime", "HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkNumbers", "HarkSpeech", "HarkVoice",
+                dependencies: ["CMalloc", "HarkWyoming", "HarkRuntime", "HarkAudio", "HarkDialogue", "HarkGrammar", "HarkIntents", "HarkNumbers", "HarkSpeech", "HarkVoice",
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "Logging", package: "swift-log")],

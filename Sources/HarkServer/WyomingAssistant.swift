@@ -69,6 +69,8 @@ public final class WyomingAssistant: Sendable {
     }
 
     private let conversations = ConversationDirectory()
+    /// The wake-word spotters of every client's `detect`, sharing one verifier.
+    let wakeSpotters = WakeSpotters()
 
     /// Decides which satellite answers a wake word several heard.
     let arbiter: WakeArbiter

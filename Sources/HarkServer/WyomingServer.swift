@@ -1,4 +1,5 @@
 import Foundation
+import CMalloc
 public import HarkWyoming
 public import Logging
 import NIOCore
@@ -108,6 +109,10 @@ public final class WyomingServer: Sendable {
     private func serve(_ connection: Connection) async {
         let peer = connection.channel.remoteAddress?.description ?? "a client"
         logger.debug("\(peer) connected")
+        // What the connection held (a wake-word search, a long utterance) goes back to the
+        // system once it is gone; without this the heap keeps the high-water mark of the busiest
+        // moment for good.
+        defer { malloc_trim(0) }
         do {
             try await connection.executeThenClose { events, replies in
                 var session = WyomingSession(hark)

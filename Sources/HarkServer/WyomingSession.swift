@@ -140,7 +140,7 @@ struct WyomingSession {
         default:
             throw WyomingError(.badData, "detect: \"names\" must be a list of strings")
         }
-        let listener = wake ?? WyomingWakeListener(configuration)
+        let listener = wake ?? WyomingWakeListener(configuration, spotters: hark.wakeSpotters)
         wake = listener
         try await listener.start(names: names)
         listening = true

@@ -7,10 +7,11 @@ import HarkWyoming
 /// spotter instead of the recogniser, and each phrase found is told as a `detection`; a stream
 /// that ends with none found gets `not-detected`.
 ///
-/// The spotter (a keyword search and its verifier, some 30–50 MB) is made at the client's first
-/// `detect` and kept for the connection's later ones: Home Assistant sends `detect` before each
-/// stretch of listening, on the same connection. It loads and decodes on a thread of its own,
-/// never on the threads that serve the other clients.
+/// The spotter (a keyword search with its own copy of the acoustic model, about 5 MB, and the
+/// verifier every client's spotter shares) is made at the client's first `detect` and kept for
+/// the connection's later ones: Home Assistant sends `detect` before each stretch of listening,
+/// on the same connection. It loads and decodes on a thread of its own, never on the threads that
+/// serve the other clients.
 actor WyomingWakeListener {
     private let executor = DedicatedExecutor(label: "hark.wyoming.wake")
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -29,7 +30,11 @@ actor WyomingWakeListener {
     private var startTimestamp = 0
     private var found = false
 
-    init(_ configuration: WakeWordConfiguration) {
+    /// Where the spotter comes from: one verifier for every client's.
+    private let spotters: WakeSpotters
+
+    init(_ configuration: WakeWordConfiguration, spotters: WakeSpotters) {
+        self.spotters = spotters
         var configuration = configuration
         // A client acts on every detection it is sent: only sure ones are.
         configuration.tentativeOdds = nil
@@ -41,7 +46,7 @@ actor WyomingWakeListener {
     func start(names: [String]?) throws(WyomingError) {
         if spotter == nil {
             do {
-                spotter = try WakeWordSpotter(configuration: configuration)
+                spotter = try spotters.spotter(configuration)
             } catch {
                 throw WyomingError(.failed, "the wake-word spotter could not start: \(error)")
             }

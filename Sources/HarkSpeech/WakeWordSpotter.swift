@@ -86,8 +86,9 @@ public final class WakeWordSpotter {
     /// The front end's cepstral mean normaliser before the spotter heard anything (the model's
     /// own starting mean, no history), for `startAfresh()`.
     private let initialMean: Decoder.CepstralMeanState
-    /// The second look and the model that weighs it; nil when the configuration has no verifier.
-    private let verifier: (decoder: WakeWordVerifier, model: WakeWordVerifierModel)?
+    /// The verifier, the model that weighs it and the other words it checks against, perhaps
+    /// shared with other spotters; nil when the configuration has no verifier.
+    public let secondLook: WakeWordSecondLook?
     private static let searchName = "hark-wake"
     /// Each pronunciation the search listens for: the phrase it spells and its phones.
     private let spellings: [String: (phrase: String, phones: [String])]
@@ -119,11 +120,12 @@ public final class WakeWordSpotter {
     private var suppressor: NoiseSuppressor?
     /// The room's level as the switch to the suppressed audio judges it.
     private var roomLevel = RoomLevel()
-    /// The other words each phrase is checked against (those that may stand beside it), by phrase;
-    /// empty without `configuration.otherWords`.
-    private let otherWordsBeside: [String: [String]]
 
-    public init(configuration: WakeWordConfiguration = WakeWordConfiguration()) throws(RecognitionError) {
+    /// `sharing`: another spotter's second look (`secondLook`), used instead of making one when
+    /// it was made for the same phrases, model and verifier; several streams heard at once then
+    /// hold one verifier between them.
+    public init(configuration: WakeWordConfiguration = WakeWordConfiguration(),
+                sharing shared: WakeWordSecondLook? = nil) throws(RecognitionError) {
         let started = Date()
         guard (0...1).contains(configuration.sensitivity) else {
             throw RecognitionError(.grammar, "wake-word sensitivity \(configuration.sensitivity) is outside 0…1")
@@ -196,26 +198,18 @@ public final class WakeWordSpotter {
         self.spellings = spellings
         hiss = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         suppressor = configuration.denoisesAbove == nil ? nil : try Self.noiseSuppressor()
-        var otherWordsBeside: [String: [String]] = [:]
         if let model = configuration.verifier {
-            var otherEntries: [(word: String, phones: String)] = []
-            if !configuration.otherWords.isEmpty {
-                otherEntries = try PronunciationDictionary(path: configuration.dictionary).entries(for: Set(configuration.otherWords))
-                var sounds: [String: [String]] = [:]
-                for entry in otherEntries { sounds[Decoder.baseWord(entry.word), default: []].append(entry.phones) }
-                for (phrase, words) in zip(configuration.phrases, phrases) {
-                    otherWordsBeside[phrase] = OtherWords.beside(grammarWords: Set(words), configuration.otherWords) { word in
-                        sounds[word] ?? Self.alternates(of: word, in: decoder).map(\.phones)
-                    }
-                }
+            let key = WakeWordSecondLook.key(configuration: configuration, adaptation: adaptation,
+                                             spellings: spellings.values.map(\.phones), model: model)
+            if let shared, shared.key == key {
+                secondLook = shared
+            } else {
+                secondLook = try Self.secondLook(configuration: configuration, phrases: phrases, spellings: spellings,
+                                                 decoder: decoder, adaptation: adaptation, model: model, key: key)
             }
-            verifier = (try WakeWordVerifier(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
-                                             extraArguments: adaptation, otherWords: otherEntries,
-                                             phrases: spellings.values.map(\.phones)), model)
         } else {
-            verifier = nil
+            secondLook = nil
         }
-        self.otherWordsBeside = otherWordsBeside
         self.threshold = Self.threshold(sensitivity: configuration.sensitivity, verified: configuration.verifier != nil)
         self.pronunciations = pronunciations
         self.loadSeconds = Date().timeIntervalSince(started)
@@ -418,27 +412,29 @@ public final class WakeWordSpotter {
                                               startSample: sample(atFrame: segment.startFrame),
                                               endSample: sample(atFrame: segment.endFrame + 1),
                                               score: score, evidence: nil, confidence: score, isAccepted: false)
-            if let verifier, let spelling {
+            if let secondLook, let spelling {
                 guard score >= configuration.proposalThreshold else { continue }
-                let window = try verifier.decoder.cepstra(of: audio(from: detection.startSample - Self.windowBefore,
-                                                                    to: detection.endSample + Self.windowAfter))
-                var evidence = try verifier.decoder.evidence(phones: spelling.phones, in: window, searchScore: score)
-                let odds = verifier.model.logOdds(evidence)
-                // The check can only lower the odds, so while listening only a candidate that
-                // would wake Hark is checked; a benchmark sweeping the threshold needs more. A
-                // tentative one is not: the request after it must bear it out anyway, and checking
-                // every candidate from odds 1 cost a quarter more CPU and 20 MB while listening.
-                let checkedFrom = configuration.reportsCandidates ? min(threshold, Self.otherWordsCheckedFrom) : threshold
-                if odds >= checkedFrom, let words = otherWordsBeside[spelling.phrase], !words.isEmpty {
-                    let frames = Int((evidence.framesPerPhone * Double(spelling.phones.count)).rounded())
-                    evidence.otherWordsGap = try verifier.decoder.otherWordsGap(phones: spelling.phones, besides: words,
-                                                                                in: window, phraseFrames: frames)
+                let windowAudio = audio(from: detection.startSample - Self.windowBefore, to: detection.endSample + Self.windowAfter)
+                let threshold = threshold, reportsCandidates = configuration.reportsCandidates
+                (detection.evidence, detection.confidence) = try secondLook.look { (verifier) throws(RecognitionError) in
+                    let window = try verifier.cepstra(of: windowAudio)
+                    var evidence = try verifier.evidence(phones: spelling.phones, in: window, searchScore: score)
+                    let odds = secondLook.model.logOdds(evidence)
+                    // The check can only lower the odds, so while listening only a candidate that
+                    // would wake Hark is checked; a benchmark sweeping the threshold needs more. A
+                    // tentative one is not: the request after it must bear it out anyway, and checking
+                    // every candidate from odds 1 cost a quarter more CPU and 20 MB while listening.
+                    let checkedFrom = reportsCandidates ? min(threshold, Self.otherWordsCheckedFrom) : threshold
+                    if odds >= checkedFrom, let words = secondLook.otherWordsBeside[spelling.phrase], !words.isEmpty {
+                        let frames = Int((evidence.framesPerPhone * Double(spelling.phones.count)).rounded())
+                        evidence.otherWordsGap = try verifier.otherWordsGap(phones: spelling.phones, besides: words,
+                                                                            in: window, phraseFrames: frames)
+                    }
+                    return (evidence, Self.confidence(odds: odds, otherWordsGap: evidence.otherWordsGap))
                 }
-                detection.evidence = evidence
-                detection.confidence = Self.confidence(odds: odds, otherWordsGap: evidence.otherWordsGap)
             }
             detection.isAccepted = detection.confidence >= threshold
-            detection.isTentative = !detection.isAccepted && verifier != nil && !configuration.reportsCandidates && reportsTentative
+            detection.isTentative = !detection.isAccepted && secondLook != nil && !configuration.reportsCandidates && reportsTentative
                 && detection.confidence >= listensFrom
             found.append(detection)
         }
@@ -487,15 +483,18 @@ public final class WakeWordSpotter {
     /// lower the odds, and here lower odds would take Hark's own voice for the person. nil
     /// without a verifier.
     public func confidence(of detection: WakeWordDetection, in audio: [Int16]) throws(RecognitionError) -> Double? {
-        guard let verifier else { return nil }
+        guard let secondLook else { return nil }
         let heard = heardApart(audio)
-        let window = try verifier.decoder.cepstra(of: heard)
-        var best = -Double.infinity
-        for spelling in spellings.values where spelling.phrase == detection.phrase {
-            let evidence = try verifier.decoder.evidence(phones: spelling.phones, in: window, searchScore: Self.proposalThreshold)
-            best = max(best, verifier.model.logOdds(evidence))
+        let phones = spellings.values.filter { $0.phrase == detection.phrase }.map(\.phones)
+        return try secondLook.look { (verifier) throws(RecognitionError) in
+            let window = try verifier.cepstra(of: heard)
+            var best = -Double.infinity
+            for spelling in phones {
+                let evidence = try verifier.evidence(phones: spelling, in: window, searchScore: Self.proposalThreshold)
+                best = max(best, secondLook.model.logOdds(evidence))
+            }
+            return best
         }
-        return best
     }
 
     /// Where a wake phrase lies in `audio` (samples, from its first phone's start to its last
@@ -506,7 +505,7 @@ public final class WakeWordSpotter {
     /// it). Assumes `audio` holds a phrase: an alignment is forced. nil without a verifier, or
     /// when no spelling could be aligned.
     public func alignedPhrase(in audio: [Int16]) throws(RecognitionError) -> Range<Int>? {
-        guard verifier != nil else { return nil }
+        guard secondLook != nil else { return nil }
         // The verifier's own decoder drops silence before it decodes (pocketsphinx's default),
         // which moves every frame after a pause; this one numbers frames as the audio runs.
         let aligner: WakeWordVerifier
@@ -547,7 +546,7 @@ public final class WakeWordSpotter {
     }
 
     /// The word and its alternates ("word(2)", …) with their phones, as the dictionary has them.
-    private static func alternates(of word: String, in decoder: Decoder) -> [(entry: String, phones: String)] {
+    static func alternates(of word: String, in decoder: Decoder) -> [(entry: String, phones: String)] {
         var found: [(entry: String, phones: String)] = []
         if let phones = decoder.pronunciation(of: word) { found.append((word, phones)) } else { return [] }
         var index = 2

@@ -177,6 +177,26 @@ struct WyomingServerTests {
         #expect(found.count == detections.count, "one wake word detected twice: \(detections)")
     }
 
+    /// Two clients listening at once (their spotters share one verifier): each hears the wake
+    /// words of its own stream, as one client alone does.
+    @Test func twoClientsListeningAtOnceEachHearTheirWakeWords() async throws {
+        let clip = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav"))
+        let bytes = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
+        let port = try await Self.port()
+        async let first = onOwnThread { try Self.detect(try WyomingTestClient(port: port), bytes, rate: clip.sampleRate, channels: 1) }
+        async let second = onOwnThread { try Self.detect(try WyomingTestClient(port: port), bytes, rate: clip.sampleRate, channels: 1) }
+        let heard = try await [first.0, second.0]
+        let segments = try Self.wakeSegments()
+        for detections in heard {
+            #expect(detections.count >= 4, "\(detections)")
+            for (name, milliseconds) in detections {
+                let seconds = Double(milliseconds) / 1000
+                #expect(segments.contains { $0.start < seconds && seconds <= $0.end + 0.5 && $0.phrase == name }, "\(name) at \(seconds) s")
+            }
+        }
+        #expect(heard[0].map(\.0) == heard[1].map(\.0))
+    }
+
     @Test func detectListensOnlyForThePhrasesNamed() async throws {
         let clip = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav"))
         let bytes = try Self.pcm(clip, rate: clip.sampleRate, width: 2, channels: 1)
