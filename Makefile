@@ -31,7 +31,7 @@ help:
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make bench-noise — hearing in noise in under 15 minutes: requests and wake words per SNR, beside plain pocketsphinx"
 	@echo "make bench-turns — whole turns in noise: a wake word, then the request, as the live loop hears them (about 25 minutes)"
-	@echo "make bench-serve — 8 Wyoming clients at once on hark serve: latency, crossed conversations, memory, bad input"
+	@echo "make bench-serve — hark serve under load: 8 clients beside idle, hoarding and surplus ones; bad input; wake streams side by side"
 	@echo "make bench-ha — Home Assistant's own sentences imported, typed requests understood as hassil understands them"
 	@echo "make bench-wake — real wake words clean and at 10 dB against 10+ hours of speech that must not wake Hark, beside plain pocketsphinx"
 	@echo "make bench-wake-denoised — the same with every recording through WebRTC's noise suppression, quiet rooms too"
@@ -233,6 +233,7 @@ bench-ha: release wyoming-client
 # and holding conversations for 2 minutes, then every kind of malformed input (bench/serve-load.py).
 bench-serve: release wyoming-client
 	python3 bench/serve-load.py --hark $(RELEASE_HARK) --apps apps --clients 8 --seconds 120
+	python3 bench/serve-wake.py --hark $(RELEASE_HARK) --streams 1,2,4,8 --sessions 1000
 
 # The acoustic adaptation Hark ships (models/en-us.mllr): a global MLLR transform of Debian's en-us
 # model estimated with sphinxtrain on real voices in real household noise, from speakers and

@@ -19,6 +19,12 @@ public final class PipelineStream {
         guard let converter else { return mono.map(SampleConversion.int16) }
         return try converter.convert(mono, endOfInput: false).map(SampleConversion.int16)
     }
+
+    /// What the filter still holds at the end of the stream; nothing is converted after it.
+    public func finish() throws(AudioError) -> [Int16] {
+        guard let converter else { return [] }
+        return try converter.convert([], endOfInput: true).map(SampleConversion.int16)
+    }
 }
 
 @available(*, unavailable, message: "PipelineStream owns a libsamplerate state; use it from one thread at a time")

@@ -44,8 +44,13 @@ public actor WakeArbiter {
     private var openRound: Int?
     private var nextRound = 0
 
-    init(window: Double = WakeArbiter.defaultWindow) {
+    /// Told each outcome once, by the claim of the room that answers.
+    private let log: @Sendable (String) -> Void
+
+    /// `log`: where each arbitration is told (the hub logs it at info).
+    init(window: Double = WakeArbiter.defaultWindow, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.window = .milliseconds(Int(window * 1000))
+        self.log = log
     }
 
     func claim(room: String, signalToNoise: Double, confidence: Double) async -> Decision {
@@ -69,6 +74,13 @@ public actor WakeArbiter {
         if round.waiting == 1 { rounds[number] = nil }
         // max(by:) keeps the last of equals; reversed, the earliest claim wins a tie.
         let best = round.claims.reversed().max { $0.isWorse(than: $1) }!
+        if best.room == room { log(Self.outcome(round.claims, winner: best.room)) }
         return Decision(answers: best.room == room, winner: best.room)
+    }
+
+    /// "the wake word was heard in 2 rooms (hall 31 dB, odds 2.5; kitchen 18 dB, odds 6.0): hall answers".
+    private static func outcome(_ claims: [Claim], winner: String) -> String {
+        let heard = claims.map { "\($0.room) " + String(format: "%.0f dB, odds %.1f", $0.signalToNoise, $0.confidence) }
+        return "the wake word was heard in \(claims.count) room\(claims.count == 1 ? "" : "s") (\(heard.joined(separator: "; "))): \(winner) answers"
     }
 }

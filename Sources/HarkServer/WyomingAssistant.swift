@@ -29,12 +29,14 @@ public final class WyomingAssistant: Sendable {
     /// `wake`: the phrases `detect` listens for (the settings file's), nil to serve none.
     /// `roomsWindow`: how long (s) after a satellite claims a wake word other rooms may claim the same words.
     /// `spokenTextLimit`: the longest text `synthesize` speaks.
+    /// `arbitrations`: told which room answered each wake word several satellites claimed.
     public init(_ assistant: Assistant, version: String, voice: VoiceSettings, wake: WakeWordConfiguration? = nil,
-                roomsWindow: Double = WakeArbiter.defaultWindow, spokenTextLimit: Int = WyomingAssistant.standardSpokenTextLimit) async {
+                roomsWindow: Double = WakeArbiter.defaultWindow, spokenTextLimit: Int = WyomingAssistant.standardSpokenTextLimit,
+                arbitrations: @escaping @Sendable (String) -> Void = { _ in }) async {
         self.assistant = assistant
         self.spokenTextLimit = spokenTextLimit
         self.wake = wake
-        arbiter = WakeArbiter(window: roomsWindow)
+        arbiter = WakeArbiter(window: roomsWindow, log: arbitrations)
         let catalog = await assistant.catalog
         self.catalog = catalog
         topLevel = WordGraph(catalog.topLevelGrammar())

@@ -45,10 +45,25 @@ struct WyomingSession {
     private var wake: WyomingWakeListener?
     private var listening = false
 
-    /// Audio of one utterance as it arrives, mixed to mono at the client's rate.
+    /// Audio of one utterance as it arrives, mixed to mono and brought to the pipeline's 16 kHz
+    /// 16-bit as each chunk comes: what a connection holds for its utterance is then the same
+    /// (under 2 MB at the longest) whatever rate and layout the client sends.
     private struct AudioStream {
         var format: WyomingAudioFormat
-        var samples: [Float] = []
+        let converter: PipelineStream
+        /// At the pipeline's rate.
+        var samples: [Int16] = []
+        /// Frames received, at the client's rate.
+        var frames = 0
+
+        init(format: WyomingAudioFormat) throws(WyomingError) {
+            self.format = format
+            do {
+                converter = try PipelineStream(inputRate: format.rate)
+            } catch {
+                throw WyomingError(.badAudio, "audio at \(format.rate) Hz cannot be resampled: \(error)")
+            }
+        }
     }
 
     init(_ hark: WyomingAssistant) {
@@ -88,7 +103,7 @@ struct WyomingSession {
             guard stream == nil else {
                 throw WyomingError(.unexpectedEvent, "audio-start came while an audio stream was already open (send audio-stop first)")
             }
-            stream = AudioStream(format: try WyomingAudioFormat(eventData: event.data, type: event.type))
+            stream = try AudioStream(format: try WyomingAudioFormat(eventData: event.data, type: event.type))
             return []
         case WyomingEventType.audioChunk:
             try append(event)
@@ -150,15 +165,21 @@ struct WyomingSession {
     /// as clients that skip audio-start expect.
     private mutating func append(_ event: WyomingEvent) throws(WyomingError) {
         let format = try WyomingAudioFormat(eventData: event.data, type: event.type)
-        var current = stream ?? AudioStream(format: format)
+        var current = if let stream { stream } else { try AudioStream(format: format) }
+        stream = nil  // while it changes, so that its samples are not copied
         guard format == current.format else {
             throw WyomingError(.badAudio, "an audio chunk in \(format) came in a stream that started as \(current.format)")
         }
         let samples = try format.monoSamples(from: event.payload)
-        guard current.samples.count + samples.count <= Self.maximumAudioSeconds * format.rate else {
+        guard current.frames + samples.count <= Self.maximumAudioSeconds * format.rate else {
             throw WyomingError(.badAudio, "the audio is longer than \(Self.maximumAudioSeconds) s; end each utterance with audio-stop")
         }
-        current.samples += samples
+        current.frames += samples.count
+        do {
+            current.samples += try current.converter.convert(samples)
+        } catch {
+            throw WyomingError(.badAudio, "audio at \(format.rate) Hz could not be resampled: \(error)")
+        }
         stream = current
     }
 
@@ -172,8 +193,7 @@ struct WyomingSession {
         if let name = transcribingFor { conversation = await hark.conversation(named: name) }
         let answersPIN = await conversation?.isAskingForPIN ?? false
         do {
-            let clip = AudioClip(samples: finished.samples, sampleRate: finished.format.rate, channels: 1)
-            let samples = try clip.pipelineSamples()
+            let samples = finished.samples + (try finished.converter.finish())
             let heard = if let conversation { try await hark.assistant.hear(samples, in: conversation, heardIn: transcribingIn) }
                 else { try await hark.assistant.hear(samples, continuing: false, heardIn: transcribingIn) }
             var transcript = WyomingAssistant.transcript(of: heard)

@@ -11,9 +11,10 @@ public struct WyomingLimits: Sendable, Equatable {
     public var payloadBytes: Int
 
     /// 64 KiB of header (real headers are under 200 bytes), 1 MiB of data (an `info` of a
-    /// large server is tens of KiB), 16 MiB of payload (over 40 s of 192 kHz stereo 32-bit in
-    /// one chunk; clients send tens of milliseconds per chunk).
-    public init(headerBytes: Int = 64 * 1024, dataBytes: Int = 1024 * 1024, payloadBytes: Int = 16 * 1024 * 1024) {
+    /// large server is tens of KiB), 2 MiB of payload (over a second of 192 kHz stereo 32-bit in
+    /// one chunk; clients send tens of milliseconds per chunk). Together with the utterance a
+    /// connection collects, these bound what one client can make the server hold.
+    public init(headerBytes: Int = 64 * 1024, dataBytes: Int = 1024 * 1024, payloadBytes: Int = 2 * 1024 * 1024) {
         self.headerBytes = headerBytes
         self.dataBytes = dataBytes
         self.payloadBytes = payloadBytes

@@ -105,7 +105,8 @@ struct Serve: AsyncParsableCommand {
             try live.readWakeOtherWords(models: HarkPaths.modelsDirectory())
             live.chooseWakeAdaptation(recognizer)
             let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord,
-                                                roomsWindow: roomsWindow, spokenTextLimit: maxText)
+                                                roomsWindow: roomsWindow, spokenTextLimit: maxText,
+                                                arbitrations: { logger.info("rooms: \($0)") })
             let server = try await WyomingServer.bind(endpoint, serving: hark, connections: try connectionLimits(), logger: logger)
             if !endpoint.isLocalOnly {
                 logger.warning("listening beyond this machine on \(server.endpoint): the Wyoming protocol has no authentication, so anyone who can reach the port can use Hark and its apps")

@@ -24,7 +24,8 @@ import Testing
     /// Claims made together fall in one round (a window far longer than the test's scheduling
     /// can stretch); claims one after another, each past a short window, in rounds of their own.
     @Test func theRoomThatHeardTheWakeWordBestAnswers() async throws {
-        let arbiter = WakeArbiter(window: 2)
+        let told = Collected<String>()
+        let arbiter = WakeArbiter(window: 2) { told.append($0) }
         // Louder above its background wins, whatever the spotter's confidence.
         async let kitchen = arbiter.claim(room: "kitchen", signalToNoise: 18, confidence: 6)
         async let hall = arbiter.claim(room: "hall", signalToNoise: 31, confidence: 2.5)
@@ -34,6 +35,11 @@ import Testing
         #expect(fromKitchen == WakeArbiter.Decision(answers: false, winner: "study"))
         #expect(fromHall == WakeArbiter.Decision(answers: false, winner: "study"))
         #expect(fromStudy == WakeArbiter.Decision(answers: true, winner: "study"))
+        // Told once, with every room that claimed it.
+        #expect(told.all.count == 1, "\(told.all)")
+        #expect(told.all.first?.hasPrefix("the wake word was heard in 3 rooms (") == true, "\(told.all)")
+        #expect(told.all.first?.hasSuffix("): study answers") == true, "\(told.all)")
+        #expect(["kitchen 18 dB, odds 6.0", "hall 31 dB, odds 2.5", "study 31 dB, odds 3.0"].allSatisfy { told.all.first?.contains($0) == true })
 
         // A room alone answers, however unsure; so does one that wakes after the window closed.
         let quick = WakeArbiter(window: 0.05)

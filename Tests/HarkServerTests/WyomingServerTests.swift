@@ -463,7 +463,7 @@ struct WyomingServerTests {
         ("not JSON", Array("this is not json\n".utf8), "bad-json"),
         ("an unknown event type", Array(#"{"type": "make-coffee"}"#.utf8) + [10], "unknown-event"),
         ("a header line over 64 KiB", [UInt8](repeating: UInt8(ascii: " "), count: 70_000), "too-large"),
-        ("a payload claimed over 16 MiB", Array(#"{"type": "audio-chunk", "data": {"rate": 16000, "width": 2, "channels": 1}, "payload_length": 4000000000}"#.utf8) + [10], "too-large"),
+        ("a payload claimed over 2 MiB", Array(#"{"type": "audio-chunk", "data": {"rate": 16000, "width": 2, "channels": 1}, "payload_length": 4000000000}"#.utf8) + [10], "too-large"),
         ("data claimed over the limit", Array(#"{"type": "describe", "data_length": 50000000}"#.utf8) + [10], "too-large"),
         ("24-bit audio", Array(#"{"type": "audio-start", "data": {"rate": 16000, "width": 3, "channels": 1}}"#.utf8) + [10], "bad-audio"),
         ("a rate of 4 kHz", Array(#"{"type": "audio-start", "data": {"rate": 4000, "width": 2, "channels": 1}}"#.utf8) + [10], "bad-audio"),
