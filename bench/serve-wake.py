@@ -201,9 +201,12 @@ async def main():
         for index in range(args.sessions):
             await short_session(args.port, short)
             if (index + 1) % 100 == 0:
+                await asyncio.sleep(0.5)  # the server closes the last session's connection
                 print(f"  {index + 1} sessions: {resident_mb(server.pid):.1f} MB", flush=True)
-        print(f"{args.sessions} short wake sessions in {time.monotonic() - began:.0f} s: memory {before:.1f} → "
-              f"{resident_mb(server.pid):.1f} MB ({resident_mb(server.pid) - before:+.1f} MB)")
+        elapsed = time.monotonic() - began
+        await asyncio.sleep(0.5)
+        after = resident_mb(server.pid)
+        print(f"{args.sessions} short wake sessions in {elapsed:.0f} s: memory {before:.1f} → {after:.1f} MB ({after - before:+.1f} MB)")
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -18,11 +18,13 @@ import HarkWyoming
 /// above the room's background, `snr_db`, and the spotter's `confidence`); the hub answers `wake-arbitration` once every room that heard the same words
 /// has claimed them, and only the room that heard them best answers.
 ///
-/// When the hub cannot be reached, the satellite says so once (`report`), answers the first
-/// request with "I can't reach the hub right now." in its own voice and later ones with a short
-/// falling tone (`Chime.falling`: with the hub down, every room that hears a wake word answers
-/// it, and a sentence in each would be noise), and tries again at every wake word and every
-/// `heartbeatInterval` while waiting; when the hub is back it says so, and goes on.
+/// When the hub cannot be reached, the satellite logs it once (`report`) and answers what it can
+/// with its own apps (`ownApps`, started the first time the hub is missed): what they understand
+/// is carried out here, and a question they ask is answered here. Anything else gets one short
+/// falling tone (`Chime.falling`): with the hub down every room that hears a wake word answers it,
+/// and a sentence in each would be noise. Why is said only when asked ("what can I say": "I can't
+/// reach the hub right now.", then what can be said here). It tries the hub again at every wake
+/// word and every `heartbeatInterval` while waiting; when the hub is back it says so, and goes on.
 /// Runs on its own thread: the connection's reads and writes block.
 public actor HubBrain: LiveBrain {
     private let executor = DedicatedExecutor(label: "hark.hub")
@@ -44,8 +46,12 @@ public actor HubBrain: LiveBrain {
     private var connection: WyomingConnection?
     /// When the hub was lost, while it is.
     private var lostSince: Date?
-    /// Whether a request has been told the hub is out of reach since it was lost.
-    private var saidHubIsLost = false
+    /// Starts this room's own apps, for answering without the hub; nil: a tone for everything.
+    private let ownApps: (@Sendable () async throws -> any LiveBrain)?
+    /// The own apps once started, or why they could not be.
+    private var own: Result<any LiveBrain, any Error>?
+    /// The own apps asked a question: its answer is theirs, hub or not.
+    private var answeringHere = false
     private var lastHeartbeat = Date.distantPast
     /// Conversations are named room/run/number: a new number at each wake word, and a run of
     /// its own each start, so a restarted satellite never walks into an old conversation.
@@ -54,9 +60,12 @@ public actor HubBrain: LiveBrain {
 
     /// `voice` speaks "Yes?" and the lost-hub reply here, without the network.
     /// `report` is told when the hub is lost and when it is back, once each.
+    /// `ownApps`: starts this room's own apps (an `Assistant`), to answer what they can while
+    /// the hub is out of reach.
     public init(hub: WyomingEndpoint, room: String, voice: SpeechService, loudspeaker: LoudspeakerVolume = LoudspeakerVolume(file: nil),
-                report: @escaping @Sendable (String) -> Void) {
+                ownApps: (@Sendable () async throws -> any LiveBrain)? = nil, report: @escaping @Sendable (String) -> Void) {
         self.hub = hub
+        self.ownApps = ownApps
         self.room = room
         self.voice = voice
         self.loudspeaker = loudspeaker
@@ -83,6 +92,9 @@ public actor HubBrain: LiveBrain {
     public func respond(to samples: [Int16], early: HeardUtterance?, continuing: Bool,
                         name: String) async throws -> (report: TurnReport, reply: AudioClip) {
         let recordingSeconds = Double(samples.count) / Double(PipelineAudio.sampleRate)
+        if continuing && answeringHere, let here = try? own?.get() {
+            return try await answerHere(samples, continuing: true, name: name, here: here, hubProblem: nil, recordingSeconds: recordingSeconds)
+        }
         let started = Date()
         var report: TurnReport, clip: AudioClip
         var volume: VolumeChange?
@@ -115,19 +127,65 @@ public actor HubBrain: LiveBrain {
                                                speechSeconds: Date().timeIntervalSince(spoken), recordingSeconds: recordingSeconds))
         } catch {
             lose(error)
-            // Said once an outage; a tone after that.
-            let says = !saidHubIsLost
-            saidHubIsLost = true
-            let report = TurnReport(recording: name, heardByHub: "", reply: says ? Self.cannotReachHub : "", expectsAnswer: false,
-                                    handled: false, problem: says ? error.message : "the hub is still out of reach (a tone played): \(error.message)",
-                                    timings: .init(audioSeconds: 0, decodeSeconds: 0, speechSeconds: 0, recordingSeconds: recordingSeconds))
-            return (report, says ? try await voice.speak(Self.cannotReachHub) : Chime.falling())
+            let problem = "the hub is out of reach: \(error.message)"
+            if let here = await ownBrain() {
+                return try await answerHere(samples, continuing: false, name: name, here: here, hubProblem: problem,
+                                            recordingSeconds: recordingSeconds)
+            }
+            return tone(name: name, problem: problem, recordingSeconds: recordingSeconds)
         }
+        answeringHere = false
         if let volume {
             (report.reply, report.problem) = loudspeaker.change(volume)
             clip = try await voice.speak(report.reply)
         }
         return (report, clip)
+    }
+
+    /// A turn for this room's own apps. What they understand (or ask about) is theirs to answer;
+    /// what they do not is a tone, and a call for help is told first why the hub does not answer.
+    private func answerHere(_ samples: [Int16], continuing: Bool, name: String, here: any LiveBrain, hubProblem: String?,
+                            recordingSeconds: Double) async throws -> (report: TurnReport, reply: AudioClip) {
+        var (report, clip) = try await here.respond(to: samples, early: nil, continuing: continuing, name: name)
+        answeringHere = report.expectsAnswer
+        guard !report.rejected || report.expectsAnswer else {
+            return tone(name: name, problem: "\(hubProblem ?? "answered here"); not understood here either", recordingSeconds: recordingSeconds)
+        }
+        if let hubProblem {
+            if report.builtIn == Self.helpTag {
+                report.reply = Self.cannotReachHub + " " + report.reply
+                clip = try await voice.speak(report.reply)
+            }
+            report.problem = report.problem ?? "\(hubProblem); answered here"
+        }
+        return (report, clip)
+    }
+
+    /// The grammar tag of Hark's own "what can I say" (`TurnReport.builtIn`).
+    static let helpTag = "hark.help"
+
+    /// The short falling tone that answers a request nobody here can.
+    private func tone(name: String, problem: String, recordingSeconds: Double) -> (report: TurnReport, reply: AudioClip) {
+        answeringHere = false
+        let report = TurnReport(recording: name, heardByHub: "", reply: "", expectsAnswer: false, handled: false,
+                                problem: "\(problem) (a tone played)",
+                                timings: .init(audioSeconds: 0, decodeSeconds: 0, speechSeconds: 0, recordingSeconds: recordingSeconds))
+        return (report, Chime.falling())
+    }
+
+    /// This room's own apps, started the first time they are needed; nil without them, or when
+    /// they could not start (said once).
+    private func ownBrain() async -> (any LiveBrain)? {
+        guard let ownApps else { return nil }
+        if own == nil {
+            do {
+                own = .success(try await ownApps())
+            } catch {
+                own = .failure(error)
+                report("this room's own apps could not start, so only a tone answers while the hub is out of reach: \(error)")
+            }
+        }
+        return try? own?.get()
     }
 
     /// Checks on the hub now and then; says nothing unprompted (automations run on the hub).
@@ -140,6 +198,7 @@ public actor HubBrain: LiveBrain {
             _ = try connection.receive([WyomingEventType.pong])
         } catch {
             lose(error)
+            _ = await ownBrain()  // ready for the first request without the hub
         }
         return []
     }
@@ -159,7 +218,7 @@ public actor HubBrain: LiveBrain {
             let decision = try connection.receive([WyomingEventType.wakeArbitration])
             return decision.data["answer"] == .bool(true)
         } catch {
-            // No hub to ask: this room answers, and says it cannot reach the hub.
+            // No hub to ask: this room answers, with its own apps or a tone.
             lose(error)
             return true
         }
@@ -177,7 +236,6 @@ public actor HubBrain: LiveBrain {
         if let lostSince {
             report(String(format: "reached the hub at \(hub) again after %.0f s", Date().timeIntervalSince(lostSince)))
             self.lostSince = nil
-            saidHubIsLost = false
         }
         return opened
     }
@@ -187,8 +245,9 @@ public actor HubBrain: LiveBrain {
         connection = nil
         guard lostSince == nil else { return }
         lostSince = Date()
-        report("lost the hub at \(hub): \(error.message); the first request is answered \"\(Self.cannotReachHub)\", "
-               + "later ones with a falling tone, and the hub is tried again at each wake word and every \(Int(Self.heartbeatInterval)) s")
+        let meanwhile = ownApps == nil ? "a falling tone answers each request" : "this room's own apps answer what they can, a falling tone the rest"
+        report("lost the hub at \(hub): \(error.message); \(meanwhile), and the hub is tried again at each wake word and every "
+               + "\(Int(Self.heartbeatInterval)) s")
     }
 
     /// The hub's `transcript` of `samples`, heard in this wake word's conversation.

@@ -182,9 +182,19 @@ struct Listen: AsyncParsableCommand {
             // This room's own loudspeaker level, kept where a device of its own keeps it.
             let loudspeaker = LoudspeakerVolume(file: HarkPaths.dataDirectory().appendingPathComponent(LoudspeakerVolume.fileName))
             if let problem = loudspeaker.problem { logger.warning("\(problem)") }
+            // While the hub is out of reach, this room's own apps answer what they can; started
+            // only then, so a satellite whose hub is up holds no recogniser of its own.
+            let command = self
             return HubBrain(hub: endpoint, room: room, voice: try SpeechService(settings: voiceSettings), loudspeaker: loudspeaker,
+                            ownApps: { try await command.ownAssistant(file, settings: settings, logger: logger) },
                             report: { logger.warning("\($0)") })
         }
+        return try await ownAssistant(file, settings: settings, logger: logger)
+    }
+
+    /// The assistant of this device's own apps.
+    private func ownAssistant(_ file: HarkConfigFile, settings: LiveSettings, logger: Logger) async throws -> Assistant {
+        let voiceSettings = voice.settings(voice: file.voice, rate: file.rate)
         // The settings file's `apps:` moves the bundled folder; the owner's folders still load.
         var appsOptions = apps
         if appsOptions.apps == nil { appsOptions.apps = file.appsDirectory }

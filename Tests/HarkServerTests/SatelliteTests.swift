@@ -1,5 +1,7 @@
 import Foundation
 import HarkAudio
+import HarkDialogue
+import HarkExampleApps
 import HarkRuntime
 @testable import HarkServer
 import HarkTestSupport
@@ -105,9 +107,9 @@ import Testing
         #expect(answered.report.handled && !answered.report.expectsAnswer)
     }
 
-    /// The hub is not there, comes up, and goes away again: the satellite says each change once,
-    /// tells the first request of each outage why it cannot answer and later ones with a tone,
-    /// and never needs a restart.
+    /// The hub is not there, comes up, and goes away again: the satellite logs each change once,
+    /// answers each request it cannot send with a short tone (no sentence: every room that heard
+    /// the wake word answers it), and never needs a restart.
     @Test func aSatelliteThatLosesItsHubSaysSoOnceAndRecovers() async throws {
         let path = "/tmp/hark-hub-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).socket"
         defer { unlink(path) }
@@ -115,10 +117,11 @@ import Testing
         let brain = HubBrain(hub: .unix(path: path), room: "study", voice: try Self.voice(), report: { reports.append($0) })
         let request = try WAVFile.read(contentsOf: Fixtures.audio("home-en/turn_on_the_garage_light.wav")).pipelineSamples()
 
-        // No hub: the wake word is this room's to answer, and the request is told so.
+        // No hub: the wake word is this room's to answer, with a tone.
         #expect(await brain.claimWake(phrase: "jarvis", signalToNoise: 20, confidence: 1))
-        let (lost, spoken) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 1")
-        #expect(lost.reply == HubBrain.cannotReachHub && lost.problem != nil && spoken.frameCount > 0)
+        let (lost, tone) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 1")
+        #expect(lost.reply.isEmpty && lost.problem?.contains("the hub is out of reach") == true, "\(lost.problem ?? "")")
+        #expect(tone.frameCount > 0 && tone.duration < 0.5, "\(tone.duration) s")
         _ = try await brain.whileWaiting()
         #expect(reports.all.count == 1)
         #expect(reports.all.first?.contains("lost the hub at unix://\(path)") == true, "\(reports.all)")
@@ -132,18 +135,66 @@ import Testing
         #expect(heard.reply == "Home: Turning on the garage light." && reply.frameCount > 0)
         #expect(reports.all.count == 2 && reports.all.last?.contains("reached the hub") == true, "\(reports.all)")
 
-        // It goes away again: said once more.
+        // It goes away again: logged once more, and a tone for every request meanwhile.
         running.cancel()
         _ = try? await running.value
-        let (again, _) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 3")
-        #expect(again.reply == HubBrain.cannotReachHub)
-        _ = try await brain.whileWaiting()
+        for turn in 3...4 {
+            let (again, tone) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn \(turn)")
+            #expect(again.reply.isEmpty && tone.frameCount > 0 && tone.duration < 0.5)
+            _ = try await brain.whileWaiting()
+        }
         #expect(reports.all.count == 3, "\(reports.all)")
+    }
 
-        // While it stays away, later requests get a short tone, not the sentence again.
-        let (stillLost, tone) = try await brain.respond(to: request, early: nil, continuing: false, name: "turn 4")
-        #expect(stillLost.reply.isEmpty && stillLost.problem?.contains("still out of reach") == true, "\(stillLost.problem ?? "")")
-        #expect(tone.frameCount > 0 && tone.duration < 0.5, "\(tone.duration) s")
-        #expect(reports.all.count == 3, "\(reports.all)")
+    /// With the hub out of reach, the room's own apps answer what they understand, a question
+    /// they ask is answered here, speech they do not understand gets a tone, and "what can I say"
+    /// is told why the hub does not answer. The own apps start only once the hub is missed.
+    @Test func withoutItsHubASatelliteAnswersWhatItsOwnAppsCan() async throws {
+        let path = "/tmp/hark-hub-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).socket"
+        let reports = Collected<String>()
+        let started = Collected<Bool>()
+        // A room's own apps: an assistant of its own, as `hark listen --hub` starts one.
+        var configuration = AssistantConfiguration(
+            appsDirectory: Fixtures.root.appendingPathComponent("apps"),
+            modelsDirectory: Fixtures.root.appendingPathComponent("models"),
+            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN("5150"),
+            dataDirectory: try temporaryDirectory())
+        configuration.donates = false
+        let own = try await Assistant.start(configuration)
+        let brain = HubBrain(hub: .unix(path: path), room: "study", voice: try Self.voice(),
+                             ownApps: { started.append(true); return own }, report: { reports.append($0) })
+        #expect(started.all.isEmpty)
+        func said(_ fixture: String, from start: Double? = nil, to end: Double? = nil) throws -> [Int16] {
+            let samples = try WAVFile.read(contentsOf: Fixtures.audio(fixture)).pipelineSamples()
+            guard let start, let end else { return samples }
+            return Array(samples[Int(start * 16_000)..<Int(end * 16_000)])
+        }
+
+        // Understood here: carried out here, the hub's absence noted in the report only.
+        let (light, spoken) = try await brain.respond(to: try said("home-en/turn_on_the_garage_light.wav"), early: nil,
+                                                      continuing: false, name: "turn 1")
+        #expect(light.reply == "Home: Turning on the garage light." && light.handled && spoken.frameCount > 0)
+        #expect(light.problem?.contains("the hub is out of reach") == true, "\(light.problem ?? "")")
+        #expect(started.all.count == 1)
+        #expect(reports.all.count == 1 && reports.all.first?.contains("own apps answer what they can") == true, "\(reports.all)")
+
+        // Speech no app declares (audio-fixtures/live/session.wav, 9.4-12.9 s): a tone, no sentence.
+        let (other, tone) = try await brain.respond(to: try said("live/session.wav", from: 9.2, to: 13.4), early: nil,
+                                                    continuing: false, name: "turn 2")
+        #expect(other.reply.isEmpty && tone.duration < 0.5, "\(other.reply)")
+
+        // Asked what it can do (audio-fixtures/barge-in/interrupt.wav, 7.9-9.0 s): why first.
+        let (help, _) = try await brain.respond(to: try said("barge-in/interrupt.wav", from: 7.7, to: 9.5), early: nil,
+                                                continuing: false, name: "turn 3")
+        #expect(help.text == "what can i say", "\(help.text)")
+        #expect(help.reply.hasPrefix(HubBrain.cannotReachHub + " You can say"), "\(help.reply)")
+
+        // A question of the own apps is answered here: "order a bowl of tomato soup" asks
+        // "Pickup or delivery?", and "delivery" (a turn that continues it) goes on from there.
+        let (order, _) = try await brain.respond(to: try said("conversations/soup.1.wav"), early: nil, continuing: false, name: "turn 4")
+        #expect(order.expectsAnswer && order.reply.hasSuffix("Pickup or delivery?"), "\(order.reply)")
+        let (answer, _) = try await brain.respond(to: try said("conversations/soup.2.wav"), early: nil, continuing: true, name: "turn 5")
+        #expect(answer.text == "delivery" && answer.expectsAnswer, "\(answer.text): \(answer.reply)")
+        #expect(started.all.count == 1 && reports.all.count == 1, "\(reports.all)")
     }
 }
