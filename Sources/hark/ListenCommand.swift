@@ -28,8 +28,7 @@ struct Listen: AsyncParsableCommand {
         questions) and sends back the reply to play. When several rooms hear the same wake word, the hub \
         lets the one that heard it best answer and the others go back to waiting. A hub that cannot be \
         reached is reported once and tried again at each wake word and every few seconds; meanwhile \
-        requests are answered "I can't reach the hub right now." No apps or recogniser are loaded on a \
-        satellite.
+        this device's own apps (loaded only then) answer what they can, and a short tone the rest.
 
         Settings come from --config FILE, else $XDG_CONFIG_HOME/hark/hark.yaml (~/.config/hark/hark.yaml), \
         else /etc/hark/hark.yaml; options given here win. The file holds `key: value` lines:
