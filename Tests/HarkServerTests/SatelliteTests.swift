@@ -1,7 +1,5 @@
 import Foundation
 import HarkAudio
-import HarkDialogue
-import HarkExampleApps
 import HarkRuntime
 @testable import HarkServer
 import HarkTestSupport
@@ -154,13 +152,7 @@ import Testing
         let reports = Collected<String>()
         let started = Collected<Bool>()
         // A room's own apps: an assistant of its own, as `hark listen --hub` starts one.
-        var configuration = AssistantConfiguration(
-            appsDirectory: Fixtures.root.appendingPathComponent("apps"),
-            modelsDirectory: Fixtures.root.appendingPathComponent("models"),
-            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN("5150"),
-            dataDirectory: try temporaryDirectory())
-        configuration.donates = false
-        let own = try await Assistant.start(configuration)
+        let own = try await WyomingServerTests.makeAssistant()
         let brain = HubBrain(hub: .unix(path: path), room: "study", voice: try Self.voice(),
                              ownApps: { started.append(true); return own }, report: { reports.append($0) })
         #expect(started.all.isEmpty)

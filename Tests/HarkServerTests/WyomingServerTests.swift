@@ -16,18 +16,23 @@ import Testing
 struct WyomingServerTests {
     /// One assistant for every test of the run: the model loads once.
     static let hark = Task { () throws -> WyomingAssistant in
+        let assistant = try await makeAssistant()
+        var wake = WakeWordConfiguration(keyPhrase: "jarvis")
+        wake.otherPhrases = ["athena", "amelia"]
+        // Rooms far enough apart in time for a test run's loaded cores (SatelliteTests: a full
+        // run on two cores has put two real-time satellites more than 2 s apart).
+        return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake, roomsWindow: 5)
+    }
+
+    /// An assistant of the bundled apps, with the example apps' handlers and the PIN 5150.
+    static func makeAssistant() async throws -> Assistant {
         var configuration = AssistantConfiguration(
             appsDirectory: Fixtures.root.appendingPathComponent("apps"),
             modelsDirectory: Fixtures.root.appendingPathComponent("models"),
             inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN("5150"),
             dataDirectory: try temporaryDirectory())
         configuration.donates = false
-        let assistant = try await Assistant.start(configuration)
-        var wake = WakeWordConfiguration(keyPhrase: "jarvis")
-        wake.otherPhrases = ["athena", "amelia"]
-        // Rooms far enough apart in time for a test run's loaded cores (SatelliteTests: a full
-        // run on two cores has put two real-time satellites more than 2 s apart).
-        return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake, roomsWindow: 5)
+        return try await Assistant.start(configuration)
     }
 
     /// Serving `hark` on an ephemeral loopback port.
