@@ -30,10 +30,13 @@ public final class WyomingAssistant: Sendable {
     /// `roomsWindow`: how long (s) after a satellite claims a wake word other rooms may claim the same words.
     /// `spokenTextLimit`: the longest text `synthesize` speaks.
     /// `arbitrations`: told which room answered each wake word several satellites claimed.
+    /// `speechPool`: speaks several texts at once (the assistant's voice and speech workers);
+    /// nil speaks one at a time with the assistant's voice.
     public init(_ assistant: Assistant, version: String, voice: VoiceSettings, wake: WakeWordConfiguration? = nil,
                 roomsWindow: Double = WakeArbiter.defaultWindow, spokenTextLimit: Int = WyomingAssistant.standardSpokenTextLimit,
-                arbitrations: @escaping @Sendable (String) -> Void = { _ in }) async {
+                arbitrations: @escaping @Sendable (String) -> Void = { _ in }, speechPool: SpeechPool? = nil) async {
         self.assistant = assistant
+        self.speechPool = speechPool
         self.spokenTextLimit = spokenTextLimit
         self.wake = wake
         arbiter = WakeArbiter(window: roomsWindow, log: arbitrations)
@@ -51,8 +54,12 @@ public final class WyomingAssistant: Sendable {
     /// Hark's voice (or `voice`, an espeak-ng voice or language) saying `text`, with names said
     /// as Hark hears them.
     public func synthesize(_ text: String, voice: String? = nil) async throws(VoiceError) -> AudioClip {
-        try await assistant.speech.speak(text, voice: voice)
+        if let speechPool { return try await speechPool.speak(text, voice: voice) }
+        return try await assistant.speech.speak(text, voice: voice)
     }
+
+    /// Speaks several texts at once, when given.
+    public let speechPool: SpeechPool?
 
     /// The intent typed text asks for at the start of a request, nil when no app's phrase says
     /// it. Numbers typed as digits ("a 5-minute timer") are read as the phrases say them.

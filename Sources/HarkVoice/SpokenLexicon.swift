@@ -11,6 +11,11 @@ public struct SpokenLexicon: Sendable, Equatable {
 
     public init() {}
 
+    /// Words with their espeak-ng mnemonics as `mnemonics` holds them (another process's lexicon).
+    public init(mnemonics: [String: String]) {
+        self.mnemonics = mnemonics
+    }
+
     /// Words with ARPAbet phones separated by spaces, as the recogniser's dictionary writes them.
     /// A later entry for the same word replaces an earlier one.
     public init(arpabet entries: [(word: String, phones: String)]) throws(VoiceError) {

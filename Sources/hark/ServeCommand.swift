@@ -104,9 +104,14 @@ struct Serve: AsyncParsableCommand {
             try live.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
             try live.readWakeOtherWords(models: HarkPaths.modelsDirectory())
             live.chooseWakeAdaptation(recognizer)
+            // More than one text spoken at once: espeak-ng keeps one engine per process, so the
+            // other cores each get a worker process (started when first needed).
+            let speechPool = SpeechPool(local: assistant.speech, executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                        workers: SpeechPool.standardWorkers, report: { logger.warning("\($0)") })
             let hark = await WyomingAssistant(assistant, version: Hark.configuration.version, voice: settings, wake: live.wakeWord,
                                                 roomsWindow: roomsWindow, spokenTextLimit: maxText,
-                                                arbitrations: { logger.info("rooms: \($0)") })
+                                                arbitrations: { logger.info("rooms: \($0)") },
+                                                speechPool: speechPool)
             let server = try await WyomingServer.bind(endpoint, serving: hark, connections: try connectionLimits(), logger: logger)
             if !endpoint.isLocalOnly {
                 logger.warning("listening beyond this machine on \(server.endpoint): the Wyoming protocol has no authentication, so anyone who can reach the port can use Hark and its apps")
@@ -149,6 +154,7 @@ struct Serve: AsyncParsableCommand {
             } catch is CancellationError {
                 // Stopped by a signal: a clean end.
             }
+            await speechPool.stop()
         } catch let error as ServerError {
             printError("hark: \(error.description)")
             throw ExitCode(ExitStatus.unavailable)
