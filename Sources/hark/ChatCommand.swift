@@ -34,7 +34,7 @@ struct Chat: AsyncParsableCommand {
     func run() async throws {
         // Ctrl-C or SIGTERM ends the chat through exit, so the handler programs are stopped
         // (ChildProcesses' exit hook) instead of outliving it.
-        let stopper = StopSignals { name in Foundation.exit(name == "SIGINT" ? 130 : 143) }
+        let stopper = try StopSignals { name in Foundation.exit(name == "SIGINT" ? 130 : 143) }
         defer { stopper.cancel() }
         var configuration = try assistantConfiguration(apps: apps)
         configuration.database = database.url

@@ -154,7 +154,7 @@ struct Listen: AsyncParsableCommand {
             let printer = LiveEventPrinter(json: json, recording: input != nil, logger: logger)
 
             let task = Task { try await loop.run(onEvent: printer.print) }
-            let stopper = StopSignals { signal in
+            let stopper = try StopSignals { signal in
                 logger.notice("\(signal), stopping")
                 task.cancel()
             }

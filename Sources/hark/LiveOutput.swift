@@ -130,23 +130,54 @@ struct LiveEventPrinter: Sendable {
     }
 }
 
-/// Calls `stop` on SIGTERM or SIGINT (once each), so a service manager or Ctrl-C ends Hark cleanly:
-/// the devices are closed and the summary printed instead of the process dying mid-reply.
+/// Calls `stop` on SIGTERM or SIGINT (each time one comes), so a service manager or Ctrl-C ends
+/// Hark cleanly: the devices are closed and the summary printed instead of the process dying
+/// mid-reply. The handler is installed at once (`signal`), and only writes the signal's number to
+/// a pipe, which `stop` is called from. A dispatch signal source registers itself on another
+/// thread a moment later, and a SIGTERM sent as soon as the address was printed was ignored in
+/// between: `hark serve` went on running (seen in the tests, under load).
 final class StopSignals {
-    private let sources: [any DispatchSourceSignal]
+    /// The pipe's write end, for the handler: it may call nothing but write(2).
+    nonisolated(unsafe) private static var handlerPipe: Int32 = -1
+    private static let names = [SIGTERM: "SIGTERM", SIGINT: "SIGINT"]
+    private let source: any DispatchSourceRead
+    private let ends: (read: Int32, write: Int32)
 
-    init(_ stop: @escaping @Sendable (String) -> Void) {
-        sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { signalNumber, name in
-            // The default action would kill the process before the handler runs.
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { stop(name) }
-            source.resume()
-            return source
+    init(_ stop: @escaping @Sendable (String) -> Void) throws {
+        var descriptors: [Int32] = [-1, -1]
+        // Neither end is passed to children, nor ever blocks (a full pipe drops a signal, which
+        // the bytes already in it have told).
+        guard pipe(&descriptors) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard descriptors.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 && fcntl($0, F_SETFL, O_NONBLOCK) == 0 }) else {
+            let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            descriptors.forEach { close($0) }
+            throw failure
+        }
+        ends = (descriptors[0], descriptors[1])
+        let read = descriptors[0]
+        source = DispatchSource.makeReadSource(fileDescriptor: read, queue: .global())
+        source.setEventHandler {
+            var numbers = [UInt8](repeating: 0, count: 16)
+            let count = Glibc.read(read, &numbers, numbers.count)
+            for number in numbers.prefix(max(count, 0)) {
+                stop(Self.names[Int32(number)] ?? "signal \(number)")
+            }
+        }
+        source.resume()
+        Self.handlerPipe = descriptors[1]
+        for signalNumber in Self.names.keys {
+            signal(signalNumber) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(StopSignals.handlerPipe, &byte, 1)
+            }
         }
     }
 
+    /// Signals after this are ignored, as a stopping Hark has nothing more to do with them.
     func cancel() {
-        for source in sources { source.cancel() }
+        for signalNumber in Self.names.keys { signal(signalNumber, SIG_IGN) }
+        source.cancel()
+        close(ends.read)
+        close(ends.write)
     }
 }

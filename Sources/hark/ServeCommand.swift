@@ -120,11 +120,10 @@ struct Serve: AsyncParsableCommand {
             // (by a service manager or a test) would otherwise be lost, pending on threads that
             // block it until StopSignals ignores it.
             let task = Task { try await server.run() }
-            let stopper = StopSignals { signal in
+            let stopper = try StopSignals { signal in
                 logger.notice("\(signal), stopping")
                 task.cancel()
-                // Cancelling alone once left serve running over 10 s in a test (the cause was
-                // not found); closing the listener ends `run` whatever its task was waiting on.
+                // Closing the listener ends `run` whatever its task was waiting on.
                 server.stop()
             }
             defer { stopper.cancel() }

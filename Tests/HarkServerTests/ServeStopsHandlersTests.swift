@@ -70,4 +70,29 @@ import Testing
         #expect(Date().timeIntervalSince(stopped) < 10)
         #expect(await eventually(within: 3) { processIsGone(handlerPID) }, "the handler \(handlerPID) outlived hark serve")
     }
+
+    /// SIGTERM sent the moment the address is printed, over and over: each time `hark serve`
+    /// stops. (A signal handler registered a moment after the print let 2 of 30 such signals go
+    /// unheard on a loaded machine, and serve ran on.)
+    @Test func aSigtermSentAsSoonAsTheAddressIsPrintedStopsServe() async throws {
+        for round in 1...10 {
+            let server = Process()
+            server.executableURL = try Fixtures.executable("hark")
+            server.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", "apps", "--log-level", "error"]
+            server.currentDirectoryURL = Fixtures.root
+            server.environment = try isolatedHarkEnvironment()
+            let output = Pipe()
+            server.standardOutput = output
+            try server.run()
+            defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+            var printed = ""
+            while !printed.contains("\n") {
+                let chunk = try readSome(output.fileHandleForReading)
+                try #require(!chunk.isEmpty, "hark serve ended before it served")
+                printed += String(decoding: chunk, as: UTF8.self)
+            }
+            server.terminate()
+            #expect(await eventually(within: 10) { !server.isRunning }, "round \(round): hark serve was still running 10 s after SIGTERM")
+        }
+    }
 }
