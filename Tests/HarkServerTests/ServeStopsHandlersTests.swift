@@ -43,24 +43,10 @@ import Testing
             if let descendant = Self.pid(in: folder.appendingPathComponent("descendant")) { kill(descendant, SIGKILL) }
         }
 
-        let server = Process()
-        server.executableURL = try Fixtures.executable("hark")
-        server.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", apps.path]
-        server.currentDirectoryURL = Fixtures.root
-        server.environment = try isolatedHarkEnvironment()
-        let output = Pipe()
-        server.standardOutput = output
         let log = apps.appendingPathComponent("serve.log")
         try #require(FileManager.default.createFile(atPath: log.path, contents: nil))
-        server.standardError = try FileHandle(forWritingTo: log)
-        try server.run()
+        let server = try Self.serve(apps: apps.path, log: try FileHandle(forWritingTo: log))
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        var printed = ""
-        while !printed.contains("\n") {
-            let chunk = try readSome(output.fileHandleForReading)
-            try #require(!chunk.isEmpty, "hark serve ended before it served")
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
         let handlerPID = try #require(Self.pid(in: folder.appendingPathComponent("pid")), "the handler did not start with the server")
 
         server.terminate()
@@ -76,23 +62,33 @@ import Testing
     /// unheard on a loaded machine, and serve ran on.)
     @Test func aSigtermSentAsSoonAsTheAddressIsPrintedStopsServe() async throws {
         for round in 1...10 {
-            let server = Process()
-            server.executableURL = try Fixtures.executable("hark")
-            server.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", "apps", "--log-level", "error"]
-            server.currentDirectoryURL = Fixtures.root
-            server.environment = try isolatedHarkEnvironment()
-            let output = Pipe()
-            server.standardOutput = output
-            try server.run()
+            let server = try Self.serve(apps: "apps", log: nil)
             defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-            var printed = ""
-            while !printed.contains("\n") {
-                let chunk = try readSome(output.fileHandleForReading)
-                try #require(!chunk.isEmpty, "hark serve ended before it served")
-                printed += String(decoding: chunk, as: UTF8.self)
-            }
             server.terminate()
             #expect(await eventually(within: 10) { !server.isRunning }, "round \(round): hark serve was still running 10 s after SIGTERM")
         }
+    }
+
+    /// `hark serve` on a free loopback port, once it has printed its address.
+    static func serve(apps: String, log: FileHandle?) throws -> Process {
+        let server = Process()
+        server.executableURL = try Fixtures.executable("hark")
+        server.arguments = ["serve", "--uri", "tcp://127.0.0.1:0", "--apps", apps]
+        server.currentDirectoryURL = Fixtures.root
+        server.environment = try isolatedHarkEnvironment()
+        let output = Pipe()
+        server.standardOutput = output
+        if let log { server.standardError = log }
+        try server.run()
+        var printed = ""
+        while !printed.contains("\n") {
+            let chunk = try readSome(output.fileHandleForReading)
+            if chunk.isEmpty {
+                kill(server.processIdentifier, SIGKILL)
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "hark serve ended before it served"])
+            }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        return server
     }
 }
