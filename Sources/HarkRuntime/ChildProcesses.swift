@@ -16,6 +16,10 @@ enum ChildProcesses {
     static let grace = Duration.seconds(1)
 
     private static let lock = NSLock()
+    /// Held from a program's spawn until it is `started`, and by `stopAll`: a Hark that exits
+    /// while a program is being started waits for it and stops it too. (A SIGTERM in between
+    /// once let a handler that had just started outlive `hark chat`.)
+    static let spawning = NSLock()
     nonisolated(unsafe) private static var running: [ObjectIdentifier: HandlerProcess] = [:]
     nonisolated(unsafe) private static var exitHookInstalled = false
 
@@ -42,6 +46,8 @@ enum ChildProcesses {
     /// period or as soon as its program has ended, so Hark waits at most `grace` in all and
     /// never for a descendant that left the group.
     static func stopAll(grace: Duration = grace) {
+        spawning.lock()
+        defer { spawning.unlock() }
         lock.lock()
         let processes = Array(running.values)
         lock.unlock()

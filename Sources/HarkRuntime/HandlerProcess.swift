@@ -79,6 +79,8 @@ final class HandlerProcess: @unchecked Sendable {
         // ETXTBSY: another thread's child, between its start and its exec, still holds a descriptor
         // the script was written through (a test writing its handler, an app being installed).
         // It goes at that child's exec, a moment later.
+        ChildProcesses.spawning.lock()
+        defer { ChildProcesses.spawning.unlock() }
         var result = hark_handler_spawn(executable, argv, envp, directory, stdin.read, stdout.write, stderr.write, &pid)
         for attempt in 1...20 where result == ETXTBSY {
             usleep(useconds_t(5_000 * attempt))
