@@ -88,7 +88,7 @@ extension DialogueEngine {
     /// Listens with the grammar of the state the conversation is in.
     mutating func expectWhatTheStateAwaits() {
         switch state {
-        case .idle, .checking: expect(topLevel, freeText: false)
+        case .idle, .checking: expectTopLevel()
         case .choosingApp(let candidates, _): expect(appChoiceGrammar(candidates), freeText: false)
         case .asking(let question, let pending, _):
             expect(grammar(for: question.kind, pending: pending), freeText: isFreeText(question.kind, pending))

@@ -218,5 +218,16 @@ extension DialogueEngine {
         expectation = TurnExpectation(grammar: grammar, wantsFreeText: freeText)
         expectationVersion += 1
         graph = WordGraph(grammar)
+        expectingTopLevel = false
+    }
+
+    /// Back to the top level, with its kept graph; nothing changes when it is already expected, so
+    /// a recogniser has nothing to look up either.
+    mutating func expectTopLevel() {
+        guard !expectingTopLevel else { return }
+        expectation = TurnExpectation(grammar: topLevel, wantsFreeText: false)
+        expectationVersion += 1
+        graph = topLevelGraph
+        expectingTopLevel = true
     }
 }

@@ -86,7 +86,7 @@ extension DialogueEngine {
         if !reply.speech.isEmpty { lastSpoken = reply.speech }
         if reply.endsConversation {
             state = .idle
-            expect(topLevel, freeText: false)
+            expectTopLevel()
         }
         return reply
     }

@@ -47,6 +47,10 @@ public struct DialogueEngine: Sendable {
     /// Changes whenever `expectation` does, so a recogniser recompiles only then.
     public internal(set) var expectationVersion = 0
     var graph: WordGraph
+    /// The top level's word graph, kept: a big home's takes longer to build than a turn takes to hear.
+    var topLevelGraph: WordGraph
+    /// Whether `expectation` is the top level's, so going back to it changes nothing.
+    var expectingTopLevel = true
     /// Each app that shares a phrase with another (`AppCatalog.sharedPhrases`), heard alone: which
     /// apps a request could mean.
     var sharedAppGraphs: [(app: String, graph: WordGraph)] = []
@@ -62,7 +66,8 @@ public struct DialogueEngine: Sendable {
         let top = Self.topLevelGrammar(catalog, personal: [])
         self.topLevel = top
         self.expectation = TurnExpectation(grammar: top, wantsFreeText: false)
-        self.graph = WordGraph(top)
+        self.topLevelGraph = WordGraph(top)
+        self.graph = topLevelGraph
         rebuildSharedAppGraphs()
     }
 
@@ -123,7 +128,9 @@ public struct DialogueEngine: Sendable {
 
     mutating func rebuildTopLevel() {
         topLevel = Self.topLevelGrammar(catalog, personal: personalShortcuts)
-        if case .idle = state { expect(topLevel, freeText: false) }
+        topLevelGraph = WordGraph(topLevel)
+        expectingTopLevel = false
+        if case .idle = state { expectTopLevel() }
     }
 
     /// Personal phrases first (a person's own phrase wins a tie), then every app's, then Hark's commands.
@@ -141,7 +148,7 @@ public struct DialogueEngine: Sendable {
         if !reply.speech.isEmpty { lastSpoken = reply.speech }
         if reply.endsConversation {
             state = .idle
-            expect(topLevel, freeText: false)
+            expectTopLevel()
         }
         return reply
     }
@@ -384,7 +391,7 @@ public struct DialogueEngine: Sendable {
     public mutating func reset() {
         guard isInConversation else { return }
         state = .idle
-        expect(topLevel, freeText: false)
+        expectTopLevel()
     }
 
     /// Nothing usable was heard: ask once more, shorter; the second time, give up.

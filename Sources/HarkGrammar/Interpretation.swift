@@ -18,27 +18,7 @@ extension WordGraph {
     /// Where several rules produce the same words the earliest rule wins,
     /// so a grammar's order is its tie-break.
     public func interpret(_ words: [String]) -> Interpretation? {
-        // Each live state keeps the first path that reached it: the marks
-        // seen and the words spoken since the last parameter was entered.
-        struct Path { var marks: [(WordGraph.Mark, wordIndex: Int)] }
-        func closure(_ frontier: [Int: Path], wordIndex: Int) -> [Int: Path] {
-            var reached = frontier
-            var queue = frontier.keys.sorted()
-            while !queue.isEmpty {
-                let state = queue.removeFirst()
-                guard let path = reached[state] else { continue }
-                for arc in outgoing[state] ?? [] {
-                    guard case .silent(let mark) = arc.label, reached[arc.to] == nil else { continue }
-                    var extended = path
-                    if let mark { extended.marks.append((mark, wordIndex)) }
-                    reached[arc.to] = extended
-                    queue.append(arc.to)
-                }
-            }
-            return reached
-        }
-
-        var live = closure([start: Path(marks: [])], wordIndex: 0)
+        var live = interpretationStart
         for (index, word) in words.enumerated() {
             var next: [Int: Path] = [:]
             for state in live.keys.sorted() {
@@ -48,17 +28,41 @@ extension WordGraph {
                 }
             }
             if next.isEmpty { return nil }
-            live = closure(next, wordIndex: index + 1)
+            live = silentPaths(from: next, wordIndex: index + 1)
         }
         guard let path = live[final] else { return nil }
-        return interpretation(of: path.marks, words: words)
+        return interpretation(of: path, words: words)
     }
 
-    private func interpretation(of marks: [(WordGraph.Mark, wordIndex: Int)], words: [String]) -> Interpretation? {
+    /// `frontier` and every state its silent arcs lead to, each with the first path that reached it
+    /// (states taken in order, so the earliest rule's path wins) and the marks it passed.
+    func silentPaths(from frontier: [Int: Path], wordIndex: Int) -> [Int: Path] {
+        var reached = frontier
+        var queue = frontier.keys.sorted()
+        var next = 0
+        while next < queue.count {
+            let state = queue[next]
+            next += 1
+            guard let path = reached[state] else { continue }
+            for arc in outgoing[state] ?? [] {
+                guard case .silent(let mark) = arc.label, reached[arc.to] == nil else { continue }
+                var extended = path
+                if let mark {
+                    extended.marks.append(mark)
+                    extended.wordIndices.append(wordIndex)
+                }
+                reached[arc.to] = extended
+                queue.append(arc.to)
+            }
+        }
+        return reached
+    }
+
+    private func interpretation(of path: Path, words: [String]) -> Interpretation? {
         var ruleIndex: Int?
         var values: [String: Interpretation.Value] = [:]
         var open: (name: String, start: Int)?
-        for (mark, wordIndex) in marks {
+        for (mark, wordIndex) in zip(path.marks, path.wordIndices) {
             switch mark {
             case .rule(let index):
                 ruleIndex = index

@@ -34,6 +34,16 @@ public struct WordGraph: Sendable {
     private(set) var outgoing: [Int: [Arc]] = [:]
     /// Arcs by the state they enter, built once: finding rival words walks it backwards.
     private(set) var incoming: [Int: [Arc]] = [:]
+    /// Where every interpretation starts: the states silent arcs reach from the start, built once
+    /// (a big home's grammar has thousands, and finding rivals interprets dozens of sentences).
+    private(set) var interpretationStart: [Int: Path] = [:]
+
+    /// A way through the graph while interpreting: the marks passed, and the index of the word
+    /// each came before.
+    struct Path: Sendable {
+        var marks: [Mark] = []
+        var wordIndices: [Int] = []
+    }
 
     public init(_ grammar: Grammar) {
         self.grammar = grammar
@@ -45,6 +55,7 @@ public struct WordGraph: Sendable {
         }
         outgoing = Dictionary(grouping: arcs, by: \.from)
         incoming = Dictionary(grouping: arcs, by: \.to)
+        interpretationStart = silentPaths(from: [start: Path()], wordIndex: 0)
     }
 
     private mutating func newState() -> Int {
