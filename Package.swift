@@ -106,7 +106,7 @@ let package = Package(
                     swiftSettings: strictness),
         .testTarget(name: "HarkNumbersTests", dependencies: ["HarkNumbers"], swiftSettings: strictness),
         .testTarget(name: "HarkIntentsTests", dependencies: ["HarkIntents", "HarkNumbers", "HarkTestSupport"], swiftSettings: strictness),
-        .testTarget(name: "HarkImportTests", dependencies: ["HarkImport", "HarkIntents", "HarkGrammar", "HarkTestSupport"],
+        .testTarget(name: "HarkImportTests", dependencies: ["HarkImport", "HarkIntents", "HarkGrammar", "HarkDialogue", "HarkTestSupport"],
                     swiftSettings: strictness),
         .testTarget(name: "HarkSpeechTests", dependencies: ["HarkSpeech", "HarkGrammar", "HarkAudio", "HarkTestSupport"],
                     swiftSettings: strictness),

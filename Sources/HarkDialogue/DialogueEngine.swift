@@ -40,6 +40,9 @@ public struct DialogueEngine: Sendable {
     public private(set) var personalShortcuts: [PersonalShortcut] = []
 
     var state: State = .idle
+    /// The room that heard the turn (a satellite's, `hark listen --room`); nil where none is named.
+    /// A phrase that takes a parameter from the room (`room: area`) gets it from here.
+    public var room: String?
     var lastSpoken: String?
     var topLevel: Grammar
     /// The grammar of the current turn, and its word graph for reading answers.
@@ -232,8 +235,10 @@ public struct DialogueEngine: Sendable {
 
     // MARK: A new request
 
-    mutating func start(_ match: IntentMatch) async -> DialogueReply {
+    mutating func start(_ heardMatch: IntentMatch) async -> DialogueReply {
+        let match = catalog.fillingFromRoom(heardMatch, room: room, reader: reader)
         var pending = Pending(app: match.app, intent: match.intent)
+        pending.needed = Set(match.fromRoom.filter { match.values[$0] == nil })
         pending.values = match.values.mapValues(\.value)
         pending.unresolved = Set(pending.values.keys)
         pending.ambiguous = match.ambiguous.mapValues(\.candidates)
@@ -266,7 +271,7 @@ public struct DialogueEngine: Sendable {
                 if pending.values[name] == nil {
                     if let question = defaultQuestion(for: parameter, in: &pending) { return question }
                     if pending.values[name] == nil {
-                        if parameter.isRequired { return askValue(parameter, pending: pending) }
+                        if parameter.isRequired || pending.needed.contains(name) { return askValue(parameter, pending: pending) }
                         pending.resolved.insert(name)
                         continue
                     }

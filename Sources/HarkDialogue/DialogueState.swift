@@ -52,6 +52,8 @@ extension DialogueEngine {
         /// What was said for each value, to name it in questions ("Which Amy?").
         var heard: [String: String] = [:]
         var ambiguous: [String: [EnumeratedValue]] = [:]
+        /// Parameters asked for even if optional: the phrase takes them from a room not known.
+        var needed: Set<String> = []
         var resolved: Set<String> = []
         /// Values given or changed since the handler last resolved them.
         var unresolved: Set<String> = []

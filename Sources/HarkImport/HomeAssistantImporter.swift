@@ -151,13 +151,14 @@ private struct SourceReader {
                 }
                 var requires: [String: [String]] = [:]
                 var excludes: [String: [String]] = [:]
+                var fromRoom: [String] = []
                 for (dataKey, dataValue) in data {
                     switch dataKey.string {
                     case "sentences", "slots": break
                     case "requires_context":
-                        requires = readContext(dataValue, key: "requires_context")
+                        (requires, fromRoom) = readContext(dataValue, key: "requires_context")
                     case "excludes_context":
-                        excludes = readContext(dataValue, key: "excludes_context")
+                        excludes = readContext(dataValue, key: "excludes_context").context
                     case "metadata":
                         // Home Assistant's own bookkeeping (which slots a block combines): no meaning to carry.
                         break
@@ -172,7 +173,8 @@ private struct SourceReader {
                     let line = sentenceNode.mark?.line ?? 0
                     do {
                         sentences.append(.init(expression: try RhasspySentences.expression(text, listsInBraces: true),
-                                               line: line, presets: presets, file: file, requires: requires, excludes: excludes))
+                                               line: line, presets: presets, file: file, requires: requires, excludes: excludes,
+                                               fromRoom: fromRoom))
                     } catch {
                         note(sentenceNode, "\(error.reason), left out: \(text)")
                     }
@@ -207,21 +209,23 @@ private struct SourceReader {
     }
 
     /// A block's `requires_context:` or `excludes_context:`: the entity's domain and device
-    /// class are what a home's entities tell (`HomeEntities`); anything else is noted.
-    private mutating func readContext(_ node: Node, key: String) -> [String: [String]] {
+    /// class are what a home's entities tell (`HomeEntities`), and `area: {slot: true}` the room
+    /// that heard the request (`fromRoom`, required context only); anything else is noted.
+    private mutating func readContext(_ node: Node, key: String) -> (context: [String: [String]], fromRoom: [String]) {
         var context: [String: [String]] = [:]
+        var fromRoom: [String] = []
         for (name, value) in node.mapping ?? Node.Mapping([]) {
             guard let field = name.string else { continue }
             let values = value.string.map { [$0] } ?? value.sequence?.compactMap(\.string)
             if ["domain", "device_class"].contains(field), let values {
                 context[field] = values
-            } else if field == "area", value.mapping?["slot"]?.bool == true {
-                note(name, "\(key): area from the room that heard the request is not carried over: say the area")
+            } else if field == "area", value.mapping?["slot"]?.bool == true, key == "requires_context" {
+                fromRoom.append("area")
             } else {
                 note(name, "\(key): \(field) is not carried over: Hark knows no devices' state")
             }
         }
-        return context
+        return (context, fromRoom)
     }
 
     /// A range's `fractions:` (halves or tenths): "twenty one point five" and "twenty one and a

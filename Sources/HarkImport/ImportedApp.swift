@@ -25,6 +25,8 @@ public struct ImportedApp: Sendable, Equatable {
         public var phrases: [String] = []
         /// By phrase index: the slots a phrase fixes without saying them.
         public var presets: [Int: [String: String]] = [:]
+        /// By phrase index: the parameters a phrase takes from the room that heard it.
+        public var fromRoom: [Int: [String]] = [:]
         /// By phrase index: the ids each parameter the phrase says can take in it, where fewer
         /// than all of the parameter's (see `limitPhrasesToTheirValues`).
         public var only: [Int: [String: [String]]] = [:]
@@ -41,12 +43,16 @@ public struct ImportedApp: Sendable, Equatable {
 
         /// Adds a phrase, unless the same phrase with the same fixed slots is there already;
         /// `values` are the ids each parameter can take in it.
-        mutating func addPhrase(_ phrase: String, presets fixed: [String: String], values: [String: [String]] = [:]) {
-            if let index = phrases.indices.first(where: { phrases[$0] == phrase && (presets[$0] ?? [:]) == fixed }) {
+        mutating func addPhrase(_ phrase: String, presets fixed: [String: String], fromRoom room: [String] = [],
+                                values: [String: [String]] = [:]) {
+            if let index = phrases.indices.first(where: {
+                phrases[$0] == phrase && (presets[$0] ?? [:]) == fixed && (fromRoom[$0] ?? []) == room
+            }) {
                 saidValues[index, default: [:]].merge(values) { $0 + $1 }
                 return
             }
             if !fixed.isEmpty { presets[phrases.count] = fixed }
+            if !room.isEmpty { fromRoom[phrases.count] = room }
             saidValues[phrases.count] = values
             phrases.append(phrase)
         }
@@ -196,6 +202,9 @@ public enum AppYAML {
                 if let fixed = intent.presets[index] {
                     let set = fixed.sorted { $0.key < $1.key }.map { "\($0.key): \(quoted($0.value))" }.joined(separator: ", ")
                     options.append("set: {\(set)}")
+                }
+                if let room = intent.fromRoom[index] {
+                    options.append("room: [\(room.map(quoted).joined(separator: ", "))]")
                 }
                 lines.append(options.isEmpty ? "      - \(quoted(phrase))"
                                              : "      - {phrase: \(quoted(phrase)), \(options.joined(separator: ", "))}")

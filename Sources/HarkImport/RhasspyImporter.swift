@@ -94,6 +94,7 @@ public struct RhasspyImporter {
                 if !sentence.requires.isEmpty || !sentence.excludes.isEmpty {
                     guard limit(&parameters, by: sentence) else { continue }
                 }
+                guard let fromRoom = roomSlots(of: sentence, saying: parameters, section: section) else { continue }
                 let (written, ownCommands) = Self.leavingOutOwnCommands(phrase)
                 var phrases = written
                 if !ownCommands.isEmpty {
@@ -127,7 +128,7 @@ public struct RhasspyImporter {
                     }
                     intent.addFreeText(parameter: wildcard)
                 }
-                for (parameter, values) in parameters {
+                for (parameter, values) in parameters + fromRoom {
                     intent.add(parameter: parameter, values: values)
                 }
                 // A slot the sentence fixes is a parameter with that value, given by the phrase.
@@ -138,7 +139,7 @@ public struct RhasspyImporter {
                 let skippable = skipWords.isEmpty || !writer.freeTextParameters.isEmpty ? "" : "[" + skipWords.joined(separator: " | ") + "]"
                 for kept in phrases {
                     let said = skippable.isEmpty ? kept : "\(skippable) \(kept) \(skippable)"
-                    intent.addPhrase(said, presets: sentence.presets,
+                    intent.addPhrase(said, presets: sentence.presets, fromRoom: fromRoom.map(\.0),
                                      values: Dictionary(parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
                 }
             }
@@ -151,6 +152,26 @@ public struct RhasspyImporter {
         }
         app.assignTypes()
         return Result(app: app, report: report)
+    }
+
+    /// The slots `sentence` takes from the room that heard it and does not say itself, each with
+    /// every value of its list (the home's areas). Nil, with a note, when a list has no values:
+    /// without the home's areas (--entities) no room can be told, and the sentence is left out.
+    private mutating func roomSlots(of sentence: RhasspySentences.Line, saying said: [(String, [ImportedApp.Value])],
+                                    section: RhasspySentences.Section) -> [(String, [ImportedApp.Value])]? {
+        var slots: [(String, [ImportedApp.Value])] = []
+        for slot in sentence.fromRoom where !said.contains(where: { $0.0 == slot }) {
+            var writer = PhraseWriter(section: section, all: sentences.sections, slots: self.slots, unsayable: unsayableLists,
+                                      freeText: freeTextLists, missingList: missingList, line: sentence.line)
+            _ = writer.phrase(.tagged(.slotList(slot), name: slot, value: nil))
+            guard writer.isUsable, let values = writer.parameters.first(where: { $0.0 == slot })?.1, !values.isEmpty else {
+                note(sentence.line, in: sentence.file, "the \(slot) comes from the room that heard the request, "
+                     + "but no \(slot) is known (give the home's --entities); the sentence is left out")
+                return nil
+            }
+            slots.append((slot, values))
+        }
+        return slots
     }
 
     /// Keeps to the entities `sentence`'s context allows the values of its `name` slot: "is

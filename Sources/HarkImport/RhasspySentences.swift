@@ -35,6 +35,8 @@ public struct RhasspySentences: Sendable, Equatable {
         /// must not be (`excludes_context:`): "domain" or "device_class" → the values allowed.
         public var requires: [String: [String]] = [:]
         public var excludes: [String: [String]] = [:]
+        /// Slots the sentence takes from where it was heard (`requires_context: area: {slot: true}`).
+        public var fromRoom: [String] = []
     }
 
     public struct Section: Sendable, Equatable {

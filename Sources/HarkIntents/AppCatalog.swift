@@ -407,6 +407,7 @@ public struct AppCatalog: Sendable {
             presets = app.shortcuts[index].presets
         } else if tagParts.count == 2, tagParts[1].hasPrefix("phrase."), let index = Int(tagParts[1].dropFirst("phrase.".count)) {
             presets = intent.phraseOptions[index]?.presets ?? [:]
+            match.fromRoom = intent.phraseOptions[index]?.fromRoom ?? []
         }
         for (name, preset) in presets {
             guard let parameter = intent.parameter(named: name),

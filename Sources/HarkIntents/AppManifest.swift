@@ -118,10 +118,14 @@ public struct PhraseOptions: Sendable, Equatable {
     public var only: [String: [String]] = [:]
     /// Parameter → the value this phrase gives it without saying it (like a shortcut's `set:`).
     public var presets: [String: String] = [:]
+    /// Parameters this phrase takes from the room that heard it (`room: area`), as Home
+    /// Assistant's "turn on the lights" means the satellite's own area.
+    public var fromRoom: [String] = []
 
-    public init(only: [String: [String]] = [:], presets: [String: String] = [:]) {
+    public init(only: [String: [String]] = [:], presets: [String: String] = [:], fromRoom: [String] = []) {
         self.only = only
         self.presets = presets
+        self.fromRoom = fromRoom
     }
 }
 

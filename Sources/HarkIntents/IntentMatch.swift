@@ -17,6 +17,8 @@ public struct IntentMatch: Sendable, Equatable {
     public var app: AppManifest
     public var intent: IntentDefinition
     public var values: [String: Value]
+    /// Parameters the phrase takes from the room that heard it (`PhraseOptions.fromRoom`).
+    public var fromRoom: [String] = []
     /// Words that fit several values ("Amy" for Amy Smith and Amy Jones).
     public struct Ambiguity: Sendable, Equatable {
         public var heard: String

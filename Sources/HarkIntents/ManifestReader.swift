@@ -191,7 +191,7 @@ struct ManifestReader {
         if let phrasesNode = body["phrases"], let list = phrasesNode.sequence, !list.isEmpty {
             for item in list {
                 if let entry = item.mapping {
-                    checkKeys(entry, allowed: ["phrase", "only", "set"])
+                    checkKeys(entry, allowed: ["phrase", "only", "set", "room"])
                     guard let phraseNode = entry["phrase"] else {
                         problem(at: item, "a phrase written as a mapping needs phrase: (and only: or set:)")
                         continue
@@ -278,6 +278,19 @@ struct ManifestReader {
         options.presets = presets(entry["set"], of: intent)
         for name in options.presets.keys.sorted() where template.parameterNames.contains(name) {
             problem(at: entry["set"] ?? entry["phrase"]!, "set: gives <\(name)> a value, but the phrase \"\(template)\" says it")
+        }
+        if let room = entry["room"] {
+            let names = room.string.map { [$0] } ?? stringList(room) ?? []
+            if names.isEmpty { problem(at: room, "room: names the parameters the room that heard the phrase gives") }
+            for name in names {
+                if intent.parameter(named: name)?.enumerationName == nil {
+                    problem(at: room, "room: names \(name), which is not a parameter of \(intent.name) with a list of values (areas)")
+                } else if template.parameterNames.contains(name) {
+                    problem(at: room, "room: gives <\(name)> the room's value, but the phrase \"\(template)\" says it")
+                } else {
+                    options.fromRoom.append(name)
+                }
+            }
         }
         return options
     }

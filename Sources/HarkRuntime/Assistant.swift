@@ -244,10 +244,12 @@ public final class Assistant: Sendable {
     /// this device's own microphone and clients that name none.
     public func hear(_ samples: [Int16], continuing: Bool, heardIn room: String? = nil) async throws -> HeardUtterance {
         let expectation = try await expectTurn(continuing: continuing)
-        return try await hear(samples, expecting: expectation, continuing: continuing, heardIn: room) { samples in
+        var heard = try await hear(samples, expecting: expectation, continuing: continuing, heardIn: room) { samples in
             let recognized = try await recognition.recognize(samples, heardIn: room).0
             return (recognized, try await recognition.isWholePhrase(recognized))
         }
+        heard.room = room
+        return heard
     }
 
     /// Recognises an utterance as the next turn of `conversation` (a network client's own, from
@@ -257,9 +259,11 @@ public final class Assistant: Sendable {
                      heardIn room: String? = nil) async throws -> HeardUtterance {
         let (expectation, _) = await conversation.expectation()
         let continuing = await conversation.isInConversation
-        return try await hear(samples, expecting: expectation, continuing: continuing, heardIn: room) { samples in
+        var heard = try await hear(samples, expecting: expectation, continuing: continuing, heardIn: room) { samples in
             try await recognition.recognize(samples, against: expectation.grammar, heardIn: room)
         }
+        heard.room = room
+        return heard
     }
 
     /// How every utterance is heard: no audio is silence (nobody spoke before listening timed
@@ -372,7 +376,7 @@ public final class Assistant: Sendable {
             input = .notUnderstood
         }
         let answersPIN = await conversation.isAskingForPIN
-        var (reply, match) = await conversation.respond(to: input, interpretation: recognized.interpretation)
+        var (reply, match) = await conversation.respond(to: input, interpretation: recognized.interpretation, heardIn: heard.room)
         // "Louder": this device's loudspeaker, said at the new level.
         if let change = reply.volume, clientConversation == nil {
             (reply.speech, reply.problem) = loudspeaker.change(change)
@@ -437,6 +441,8 @@ public struct HeardUtterance: Sendable {
     public var endsPhrase: Bool
     /// The words are a whole phrase that nothing continues, however little quiet followed.
     public var isWholePhrase: Bool
+    /// Where it was heard (a satellite's room); nil for this device's own microphone.
+    public var room: String?
 
     public init(recognition: Recognition, sampleCount: Int, continuing: Bool, endsPhrase: Bool, isWholePhrase: Bool) {
         self.recognition = recognition

@@ -53,11 +53,15 @@ public actor ConversationService {
     }
 
     /// The reply to a turn, and, when the turn began a request, the intent it matched.
-    public func respond(to input: DialogueInput, interpretation: Interpretation? = nil) async -> (DialogueReply, IntentMatch?) {
-        let match = engine.isInConversation ? nil : interpretation.flatMap { engine.catalog.match($0) }
+    public func respond(to input: DialogueInput, interpretation: Interpretation? = nil,
+                        heardIn room: String? = nil) async -> (DialogueReply, IntentMatch?) {
+        let match = engine.isInConversation ? nil : interpretation.flatMap {
+            engine.catalog.match($0).map { engine.catalog.fillingFromRoom($0, room: room) }
+        }
         // The engine is a value: work on a copy across the handler's suspensions, then keep it.
         // Turns of one conversation never overlap, so nothing else changes it meanwhile.
         var working = engine
+        working.room = room
         let reply = await working.respond(to: input)
         engine = working
         return (reply, match)

@@ -62,9 +62,11 @@ public final class WyomingAssistant: Sendable {
     public let speechPool: SpeechPool?
 
     /// The intent typed text asks for at the start of a request, nil when no app's phrase says
-    /// it. Numbers typed as digits ("a 5-minute timer") are read as the phrases say them.
-    public func recognize(_ text: String) -> IntentMatch? {
-        topLevel.interpret(TypedNumbers.spellingOut(Grammar.words(ofTyped: text))).flatMap { catalog.match($0) }
+    /// it. Numbers typed as digits ("a 5-minute timer") are read as the phrases say them. `room`:
+    /// the satellite's, for phrases that take a value from it ("turn on the lights").
+    public func recognize(_ text: String, room: String? = nil) -> IntentMatch? {
+        topLevel.interpret(TypedNumbers.spellingOut(Grammar.words(ofTyped: text)))
+            .flatMap { catalog.match($0) }.map { catalog.fillingFromRoom($0, room: room) }
     }
 
     /// A conversation for one client, apart from every other.

@@ -128,7 +128,7 @@ struct WyomingSession {
         case WyomingEventType.synthesize:
             return try await synthesize(try Self.text(event, "text"), voice: try Self.voiceName(event))
         case WyomingEventType.recognize:
-            return recognize(try Self.text(event, "text"))
+            return recognize(try Self.text(event, "text"), room: Self.satelliteName(event))
         case WyomingEventType.handle:
             return try await handle(event)
         default:
@@ -218,8 +218,8 @@ struct WyomingSession {
         return events
     }
 
-    private func recognize(_ text: String) -> [WyomingEvent] {
-        guard let match = hark.recognize(text) else {
+    private func recognize(_ text: String, room: String?) -> [WyomingEvent] {
+        guard let match = hark.recognize(text, room: room) else {
             return [WyomingEvent(WyomingEventType.notRecognized, data: ["text": .string(text)])]
         }
         let entities = match.values.sorted { $0.key < $1.key }.map { name, value -> JSONValue in
@@ -260,7 +260,7 @@ struct WyomingSession {
             }
         } else {
             let input: DialogueInput = text.allSatisfy(\.isWhitespace) ? .silence : .text(text)
-            let (reply, match) = await conversation.respond(to: input)
+            let (reply, match) = await conversation.respond(to: input, heardIn: Self.satelliteName(event))
             (speech, expectsAnswer, volume) = (reply.speech, reply.expectsAnswer, reply.volume?.wireValue)
             intent = Assistant.intent(of: reply, match: match)
         }

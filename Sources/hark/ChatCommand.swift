@@ -31,6 +31,10 @@ struct Chat: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Play and check a scripted conversation.", valueName: "file"))
     var script: String?
 
+    @Option(help: ArgumentHelp("Type as if in this room: phrases that mean the room's own area (\"turn on the lights\") use it.",
+                               valueName: "name"))
+    var room: String?
+
     func run() async throws {
         // Ctrl-C or SIGTERM ends the chat through exit, so the handler programs are stopped
         // (ChildProcesses' exit hook) instead of outliving it.
@@ -59,6 +63,7 @@ struct Chat: AsyncParsableCommand {
         do {
             let (made, problems) = try await Assistant.dialogueEngine(configuration)
             engine = made
+            engine.room = room
             for problem in problems { printError("hark: warning: \(problem)") }
         } catch {
             throw fail(error)
