@@ -73,11 +73,14 @@ run: build
 	    $(HARK) listen --apps apps --input audio-fixtures/live/session.wav; \
 	else exit $$status; fi
 
-# The reference Wyoming client (the one Home Assistant uses), for hark serve's interoperability test.
+# The reference Wyoming client (the one Home Assistant uses) and Home Assistant's own matcher
+# (hassil), peers for hark serve's interoperability tests.
 # Debian's own python3 refuses pip installs into it unless told otherwise (PEP 668).
 wyoming-client:
 	@python3 -c 'import wyoming' 2>/dev/null || python3 -m pip install --quiet wyoming==1.10.0 \
 	    || python3 -m pip install --quiet --break-system-packages wyoming==1.10.0
+	@python3 -c 'import hassil' 2>/dev/null || python3 -m pip install --quiet hassil==3.13.1 \
+	    || python3 -m pip install --quiet --break-system-packages hassil==3.13.1
 
 # Two test processes at once, one per core, each running its tests one at a time
 # (Tests/run-in-two.sh). In one process, tests that decode audio synchronously hold every
