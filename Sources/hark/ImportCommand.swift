@@ -24,8 +24,11 @@ struct Import: ParsableCommand {
         all given merged into one app as Home Assistant merges them. Intents and their data: blocks' \
         sentences, {list} and {list:slot} as parameters with the values of lists: (values: with \
         in:/out:, range:), expansion_rules: written in place, a block's slots: as values its phrases \
-        set, skip_words: allowed before and after each sentence. Wildcard lists, requires_context: \
-        and response: are reported, not carried over.
+        set, skip_words: allowed before and after each sentence; requires_context: keeps a sentence \
+        to the entities it allows and takes an area from the room that heard it. The sentences are \
+        kept in the app folder: after the devices change, hark import home-assistant --refresh \
+        --entities HOME --out DIR imports them again with the new home. Wildcards beside other \
+        slots and response: are reported, not carried over.
 
         hark import rhino context.yml --out DIR does the same from Picovoice Rhino's context YAML: \
         each expression list an intent, $type:slot a parameter with the type's values from slots:, \
@@ -37,7 +40,7 @@ struct Import: ParsableCommand {
 
     @Argument(help: ArgumentHelp("The sentences (Rhasspy: sentences.ini; Home Assistant: sentence YAML files or JSON, or folders of them; Rhino: context.yml).",
                                  valueName: "file"))
-    var files: [String]
+    var files: [String] = []
 
     /// The one file of a format that takes one.
     var file: String { files.first ?? "" }
@@ -58,12 +61,21 @@ struct Import: ParsableCommand {
     @Flag(help: "Replace an app.yaml already in the folder.")
     var force = false
 
+    @Flag(help: "Home Assistant: import the sentences kept in --out again, with the home of --entities.")
+    var refresh = false
+
     func validate() throws {
         guard ["rhasspy", "home-assistant", "rhino"].contains(format) else {
             throw ValidationError("unknown format \"\(format)\"; use rhasspy, home-assistant or rhino")
         }
         if format != "rhasspy", slots != nil { throw ValidationError("--slots is Rhasspy's; \(format)'s lists are in its YAML") }
         if format != "home-assistant", entities != nil { throw ValidationError("--entities is Home Assistant's") }
+        if refresh {
+            guard format == "home-assistant" else { throw ValidationError("--refresh is Home Assistant's") }
+            guard files.isEmpty else { throw ValidationError("--refresh imports the sentences kept in --out; name none") }
+            guard entities != nil else { throw ValidationError("--refresh needs the home's --entities") }
+            return
+        }
         if files.isEmpty { throw ValidationError("name the sentences to import") }
         if format != "home-assistant", files.count > 1 {
             throw ValidationError("\(format) imports one file; Home Assistant's sentences may be several files or folders")
@@ -82,7 +94,7 @@ struct Import: ParsableCommand {
         }
         let folder = URL(fileURLWithPath: out)
         let manifest = folder.appendingPathComponent("app.yaml")
-        if FileManager.default.fileExists(atPath: manifest.path) && !force {
+        if FileManager.default.fileExists(atPath: manifest.path) && !force && !refresh {
             throw ValidationError("\(manifest.path) exists; pass --force to replace it")
         }
         let appName = name ?? folder.lastPathComponent.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
@@ -92,13 +104,18 @@ struct Import: ParsableCommand {
             printError("hark: nothing in \(files.joined(separator: ", ")) could be carried over")
             throw ExitCode(ExitStatus.dataError)
         }
+        let sources = refresh ? try Self.keptSentences(in: folder).map(\.name) : files
         let yaml = AppYAML.text(of: result.app, header: [
-            "Imported from \(files.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")) by hark import \(format).",
+            "Imported from \(sources.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")) by hark import \(format).",
             "Replies are \"OK.\" with the values heard: write your own, or add a handler (see docs/apps.md).",
         ])
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data((yaml + "\n").utf8).write(to: manifest)
+            if format == "home-assistant" && !refresh { try Self.keep(try Self.sentenceFiles(files), in: folder) }
+            // Whole or not at all: a Hark already running may read it at any moment.
+            try Data((yaml + "\n").utf8).write(to: manifest, options: .atomic)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw fail(error)
         }
@@ -134,7 +151,8 @@ struct Import: ParsableCommand {
                     throw ValidationError(error.description)
                 }
             }
-            var result = HomeAssistantImporter.makeApp(name: name, files: try Self.sentenceFiles(files), home: home)
+            let sentences = refresh ? try Self.keptSentences(in: URL(fileURLWithPath: out)) : try Self.sentenceFiles(files)
+            var result = HomeAssistantImporter.makeApp(name: name, files: sentences, home: home)
             result.report = (home?.notes ?? []) + result.report
             return result
         }

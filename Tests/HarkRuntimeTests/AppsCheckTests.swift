@@ -245,4 +245,36 @@ import Testing
         let two = try CommandLineTests.hark(["import", "rhasspy", "a.ini", "b.ini", "--out", app.path])
         #expect(two.status == 64 && two.errors.contains("rhasspy imports one file"), "\(two.errors)")
     }
+
+    /// The sentences stay in the app folder: when the home's devices change, --refresh imports
+    /// them again with the new home, the sentence files not given again.
+    @Test func aHomeAssistantAppIsRefreshedWithANewHome() throws {
+        let folder = try temporaryDirectory()
+        let sentences = folder.appendingPathComponent("sentences.yaml")
+        try """
+            language: en
+            intents:
+              HassTurnOff:
+                data:
+                  - sentences: ["turn off [the] {name}"]
+            """.write(to: sentences, atomically: true, encoding: .utf8)
+        let home = folder.appendingPathComponent("home.yaml")
+        try "entities: [{name: Reading Lamp, id: light.reading_lamp}]".write(to: home, atomically: true, encoding: .utf8)
+        let app = folder.appendingPathComponent("home_assistant")
+        let imported = try CommandLineTests.hark(["import", "home-assistant", sentences.path, "--entities", home.path, "--out", app.path])
+        #expect(imported.status == 0, "\(imported.output)\(imported.errors)")
+        try FileManager.default.removeItem(at: sentences)
+
+        try "entities: [{name: Reading Lamp, id: light.reading_lamp}, {name: Desk Lamp, id: light.desk}]"
+            .write(to: home, atomically: true, encoding: .utf8)
+        let refreshed = try CommandLineTests.hark(["import", "home-assistant", "--refresh", "--entities", home.path, "--out", app.path])
+        #expect(refreshed.status == 0, "\(refreshed.output)\(refreshed.errors)")
+        let chat = try CommandLineTests.hark(["chat", "--apps", app.path], input: "turn off the desk lamp\nturn off the reading lamp\n")
+        #expect(chat.output.contains("OK: desk lamp."), "\(chat.output)")
+        #expect(chat.output.contains("OK: reading lamp."), "\(chat.output)")
+
+        let elsewhere = try CommandLineTests.hark(["import", "home-assistant", "--refresh", "--entities", home.path,
+                                                   "--out", folder.appendingPathComponent("other").path])
+        #expect(elsewhere.status == 64 && elsewhere.errors.contains("holds no sentences kept"), "\(elsewhere.errors)")
+    }
 }
