@@ -158,6 +158,12 @@ public struct TemplateReader {
     private mutating func alternatives(until closing: Character?) throws(Failure) -> RhasspySentences.Expression {
         var options: [RhasspySentences.Expression] = []
         var parts: [RhasspySentences.Expression] = []
+        // Home Assistant's permutation, "(the volume;(up|down))": its items said in any order.
+        var permuted: [RhasspySentences.Expression] = []
+        func option() throws(Failure) -> RhasspySentences.Expression {
+            guard !permuted.isEmpty else { return Self.sequence(parts) }
+            return try Self.inAnyOrder(permuted + [Self.sequence(parts)])
+        }
         while true {
             skipSpaces()
             guard let character = peek else {
@@ -167,7 +173,14 @@ public struct TemplateReader {
             if character == closing { break }
             if character == "|" {
                 position += 1
-                options.append(Self.sequence(parts))
+                options.append(try option())
+                parts = []
+                permuted = []
+                continue
+            }
+            if character == ";" && listsInBraces && closing == ")" {
+                position += 1
+                permuted.append(Self.sequence(parts))
                 parts = []
                 continue
             }
@@ -188,8 +201,27 @@ public struct TemplateReader {
                 parts.append(next)
             }
         }
-        options.append(Self.sequence(parts))
+        options.append(try option())
         return options.count == 1 ? options[0] : .alternatives(options)
+    }
+
+    /// Most items a permutation may hold: their orders grow as the factorial.
+    static let mostPermutedItems = 4
+
+    /// `items` said in every order, each a separate word or more (never glued to its neighbour).
+    static func inAnyOrder(_ items: [RhasspySentences.Expression]) throws(Failure) -> RhasspySentences.Expression {
+        guard items.count <= mostPermutedItems else {
+            throw Failure(reason: "a permutation of \(items.count) items (at most \(mostPermutedItems))")
+        }
+        func orders(_ rest: [RhasspySentences.Expression]) -> [[RhasspySentences.Expression]] {
+            guard rest.count > 1 else { return [rest] }
+            return rest.indices.flatMap { index in
+                var others = rest
+                let first = others.remove(at: index)
+                return orders(others).map { [first] + $0 }
+            }
+        }
+        return .alternatives(orders(items).map { sequence($0) })
     }
 
     /// Most ways one word with optional or alternative parts inside it may be said.
@@ -359,7 +391,8 @@ public struct TemplateReader {
     /// Characters up to a space or a character of the language's own.
     private mutating func token(stoppingAt stop: Character? = nil) -> String {
         var text = ""
-        while let character = peek, !character.isWhitespace, !"()[]|{}<>!$".contains(character) || character == stop {
+        while let character = peek, !character.isWhitespace,
+              !"()[]|{}<>!$".contains(character) && !(character == ";" && listsInBraces) || character == stop {
             if character == stop { break }
             text.append(character)
             position += 1

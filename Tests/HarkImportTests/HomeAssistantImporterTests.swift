@@ -374,6 +374,31 @@ import Testing
         #expect(app.intents[0].parameter(named: "volume_step_2")?.slotName == "volume_step")
         #expect(value("volume down by four percent") == nil)
     }
+
+    /// Home Assistant's permutations, "(the volume;(up|down))": the items said in any order, each
+    /// apart from the next (they were glued into "volumeup"); too many items are left out, noted.
+    @Test func permutationsAreSaidInAnyOrder() throws {
+        let result = HomeAssistantImporter.makeApp(name: "Order", file: "order.yaml", text: """
+            language: en
+            intents:
+              HassSetVolume:
+                data:
+                  - sentences:
+                      - "(turn (the volume;(up|down)) to {volume};[in] the kitchen)"
+                      - "(a;b;c;d;e) louder"
+            lists:
+              volume:
+                range: {from: 10, to: 20, step: 10}
+            """)
+        #expect(result.report == ["order.yaml:7: a permutation of 5 items (at most 4), left out: (a;b;c;d;e) louder"], "\(result.report)")
+        let heard = Understanding([try AppCatalog.manifest(yaml: AppYAML.text(of: result.app, header: ["test"]), identifier: "order")])
+        #expect(heard("turn the volume up to ten in the kitchen") == "HassSetVolume volume=10")
+        #expect(heard("turn up the volume to twenty the kitchen") == "HassSetVolume volume=20")
+        #expect(heard("in the kitchen turn down the volume to ten") == "HassSetVolume volume=10")
+        #expect(heard("turn the volumeup to ten in the kitchen") == nil)
+        #expect(heard("turn the volume to ten up") == nil)
+    }
+
 }
 
 /// What typed words are understood as by a set of apps, as the dialogue reads a request: "Intent
