@@ -5,8 +5,9 @@ understood as Home Assistant's own matcher (hassil) understands them.
 Imports the home-assistant-intents package's data/en.json with `hark import home-assistant
 --entities HOME`, draws sentences from the same templates with hassil's sampler (the home's
 entities, areas and floors filling {name}, {area} and {floor}), has hassil recognise each (the
-reference: its intent and slot values), then sends each to `hark serve` as a Wyoming `recognize`
-event through the reference `wyoming` client. Per intent and in all it prints: sentences Hark
+reference: its intent and slot values; a sentence that means the satellite's own area is asked as
+said in one of the home's areas), then sends each to `hark serve` as a Wyoming `recognize` event
+through the reference `wyoming` client (from the satellite named after that area). Per intent and in all it prints: sentences Hark
 understood exactly (the same intent and every slot value), missed (not recognised) and WRONG
 (another intent, or a slot value that differs: an action Home Assistant would carry out wrongly).
 
@@ -71,14 +72,15 @@ def same_value(hark_value, hassil_value):
         return str(hark_value).lower() == str(hassil_value).lower()
 
 
-async def hark_recognize(port, texts):
-    """Each text's intent from hark serve: (name, {slot: value}) or None when not recognised."""
+async def hark_recognize(port, requests):
+    """Each (text, room)'s intent from hark serve: (name, {slot: value}) or None when not
+    recognised; a room is sent as the satellite's (context.satellite_id)."""
     results = []
     client = AsyncTcpClient("127.0.0.1", port)
     await client.connect()
     try:
-        for text in texts:
-            await client.write_event(Recognize(text=text).event())
+        for text, room in requests:
+            await client.write_event(Recognize(text=text, context={"satellite_id": room} if room else None).event())
             event = await client.read_event()
             if event is None:
                 raise SystemExit("hark serve closed the connection")
@@ -113,8 +115,10 @@ def speak_and_decode(args, app, reference):
     os.makedirs(folder, exist_ok=True)
     for name in os.listdir(folder):
         os.remove(os.path.join(folder, name))
-    chosen = random.Random(1).sample(reference, min(args.spoken, len(reference)))
-    for index, (text, intent_name, slots) in enumerate(chosen):
+    # hark bench names no room: the sentences that mean a satellite's area are not spoken.
+    anywhere = [item for item in reference if not item[3]]
+    chosen = random.Random(1).sample(anywhere, min(args.spoken, len(anywhere)))
+    for index, (text, intent_name, slots, _) in enumerate(chosen):
         engine, voice = VOICES[index % len(VOICES)]
         wav = os.path.join(folder, f"{index:04d}.wav")
         command = ["espeak-ng", "-v", voice, "-w", wav, text] if engine == "espeak-ng" else ["flite", "-voice", voice, "-t", text, "-o", wav]
@@ -183,18 +187,30 @@ def main():
         random.shuffle(texts)
         sentences += [(intent_name, " ".join(text.split())) for text in texts[:args.per_intent]]
 
-    # The reference: what hassil itself understands each sentence as (a sentence it cannot
-    # match back, such as one needing the satellite's area, is left out of the comparison).
+    # The reference: what hassil itself understands each sentence as. A sentence that means the
+    # satellite's own area ("turn on the lights") is asked again as said in one of the home's
+    # areas, in turn, and sent to Hark from the satellite named after it ("dining-room"); a
+    # sentence hassil cannot match back either way is left out of the comparison.
+    with open(args.home, encoding="utf-8") as handle:
+        areas = [area["name"] for area in yaml.safe_load(handle).get("areas", [])]
     reference = []
     for intent_name, text in sentences:
         # As Home Assistant's own conversation agent asks: the best of the matches, preferring
         # one whose entity name is a real name over a wildcard's words.
         result = recognize_best(text, intents, slot_lists=lists, language="en", best_slot_name="name")
+        room = None
+        if result is None and areas:
+            area = areas[len(reference) % len(areas)]
+            result = recognize_best(text, intents, slot_lists=lists, intent_context={"area": area}, language="en",
+                                    best_slot_name="name")
+            room = area.lower().replace(" ", "-")
         if result is None:
             continue
         slots = {name: entity.value for name, entity in result.entities.items()}
-        reference.append((text, result.intent.name, slots))
-    print(f"{len(reference)} sentences from {len(drawn)} intents, as hassil understands them", file=sys.stderr)
+        reference.append((text, result.intent.name, slots, room))
+    from_rooms = sum(1 for *_, room in reference if room)
+    print(f"{len(reference)} sentences from {len(drawn)} intents, as hassil understands them "
+          f"({from_rooms} said in a satellite's area)", file=sys.stderr)
 
     server = subprocess.Popen([args.hark, "serve", "--uri", "tcp://127.0.0.1:0", "--apps", app, "--log-level", "error"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -204,7 +220,7 @@ def main():
             sys.exit(f"hark serve did not start: {line}")
         port = int(line.strip().rsplit(":", 1)[1])
         started = time.monotonic()
-        heard = asyncio.run(hark_recognize(port, [text for text, _, _ in reference]))
+        heard = asyncio.run(hark_recognize(port, [(text, room) for text, _, _, room in reference]))
         seconds = time.monotonic() - started
     finally:
         server.terminate()
@@ -212,7 +228,7 @@ def main():
 
     by_intent = collections.defaultdict(collections.Counter)
     outcomes = []
-    for (text, intent_name, slots), hark in zip(reference, heard):
+    for (text, intent_name, slots, room), hark in zip(reference, heard):
         if hark is None:
             verdict = "missed"
         elif hark[0] == intent_name and set(hark[1]) >= set(slots) and all(
@@ -221,7 +237,7 @@ def main():
         else:
             verdict = "wrong"
         by_intent[intent_name][verdict] += 1
-        outcomes.append({"text": text, "intent": intent_name, "slots": slots, "verdict": verdict,
+        outcomes.append({"text": text, "room": room, "intent": intent_name, "slots": slots, "verdict": verdict,
                          "hark": None if hark is None else {"intent": hark[0], "slots": hark[1]}})
 
     print(f"{'intent':34} {'right':>7} {'missed':>7} {'WRONG':>7}")
