@@ -10,8 +10,10 @@ public enum TypedNumbers {
     /// `words` (lower case, split on spaces) with each whole number of digits written out, a
     /// percent or degree sign after it said, and a hyphen between a number and a word dropped.
     /// Decimals are said with "point" ("26.5": "twenty six point five"). Other words and numbers
-    /// beyond `NumberWords.largestSpoken` are kept as typed.
-    public static func spellingOut(_ words: [String]) -> [String] {
+    /// beyond `NumberWords.largestSpoken` are kept as typed. `splittingUnits`: a unit typed
+    /// against its number ("6000k", "1400kelvin") is a word of its own; not by default, where
+    /// "5g" may be a name.
+    public static func spellingOut(_ words: [String], splittingUnits: Bool = false) -> [String] {
         words.flatMap { word -> [String] in
             var rest = Substring(word)
             var sign: String?
@@ -23,6 +25,11 @@ public enum TypedNumbers {
                rest[..<hyphen].allSatisfy(\.isASCIIDigit), rest[rest.index(after: hyphen)...].allSatisfy(\.isLetter) {
                 unit = String(rest[rest.index(after: hyphen)...])
                 rest = rest[..<hyphen]
+            } else if splittingUnits, sign == nil, let letter = rest.firstIndex(where: \.isLetter), letter != rest.startIndex,
+                      rest[..<letter].allSatisfy(\.isASCIIDigit), rest[letter...].allSatisfy(\.isLetter) {
+                // "6000k", "1400kelvin", "5min": a unit typed against its number.
+                unit = String(rest[letter...])
+                rest = rest[..<letter]
             }
             if rest.isEmpty, let sign { return [sign] }
             if let fraction = fractions[String(rest)] { return fraction + [sign].compactMap { $0 } }

@@ -65,8 +65,11 @@ public final class WyomingAssistant: Sendable {
     /// it. Numbers typed as digits ("a 5-minute timer") are read as the phrases say them. `room`:
     /// the satellite's, for phrases that take a value from it ("turn on the lights").
     public func recognize(_ text: String, room: String? = nil) -> IntentMatch? {
-        topLevel.interpret(TypedNumbers.spellingOut(Grammar.words(ofTyped: text)))
-            .flatMap { catalog.match($0) }.map { catalog.fillingFromRoom($0, room: room) }
+        let words = Grammar.words(ofTyped: text)
+        // "6000k" is a number and its unit where no phrase says "6000k" itself.
+        let interpretation = topLevel.interpret(TypedNumbers.spellingOut(words))
+            ?? topLevel.interpret(TypedNumbers.spellingOut(words, splittingUnits: true))
+        return interpretation.flatMap { catalog.match($0) }.map { catalog.fillingFromRoom($0, room: room) }
     }
 
     /// A conversation for one client, apart from every other.

@@ -33,4 +33,16 @@ import Testing
         #expect(spelt("-3 steps") == "-3 steps")
         #expect(spelt("99999999999999 stars") == "99999999999999 stars")
     }
+
+    /// A unit typed against its number, read apart where asked to (a phrase says no "6000k").
+    @Test func unitsTypedAgainstTheirNumbersArePartedWhenAsked() {
+        func parted(_ text: String) -> String {
+            TypedNumbers.spellingOut(text.split(separator: " ").map(String.init), splittingUnits: true).joined(separator: " ")
+        }
+        #expect(parted("to 6000k") == "to six thousand k")
+        #expect(parted("to 1400kelvin") == "to one thousand four hundred kelvin")
+        #expect(parted("r2d2 and 5g") == "r2d2 and five g")
+        #expect(parted("5g2 and 58%") == "5g2 and fifty eight percent")
+        #expect(spelt("to 6000k") == "to 6000k")
+    }
 }
