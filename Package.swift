@@ -4,15 +4,15 @@ import PackageDescription
 /// Every target builds in Swift 6 language mode with the same strictness:
 /// existentials spelled `any`, imports internal unless stated, and members
 /// visible only through modules a file imports itself.
-// The modules that process audio are optimised in debug builds too: tests drive them through hours
-// of recordings, and unoptimised generic Swift doubled the time the tests' `hark` processes took.
-let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let strictness: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+
+// The modules that process audio are optimised in debug builds too: tests drive them through hours
+// of recordings, and unoptimised generic Swift doubled the time the tests' `hark` processes took.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "Hark",

@@ -98,20 +98,23 @@ struct Import: ParsableCommand {
             throw ValidationError("\(manifest.path) exists; pass --force to replace it")
         }
         let appName = name ?? folder.lastPathComponent.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
-        let result = try makeApp(text: text, source: source, name: appName)
+        // Home Assistant's sentence files, read once: imported, then kept in the app folder.
+        let sentences = format != "home-assistant" ? []
+            : refresh ? try Self.keptSentences(in: folder) : try Self.sentenceFiles(files)
+        let sources = format == "home-assistant" ? sentences.map(\.name) : files
+        let result = try makeApp(text: text, source: source, name: appName, sentences: sentences)
         for line in result.report { print(line) }
         guard !result.app.intents.isEmpty else {
-            printError("hark: nothing in \(files.joined(separator: ", ")) could be carried over")
+            printError("hark: nothing in \(sources.joined(separator: ", ")) could be carried over")
             throw ExitCode(ExitStatus.dataError)
         }
-        let sources = refresh ? try Self.keptSentences(in: folder).map(\.name) : files
         let yaml = AppYAML.text(of: result.app, header: [
             "Imported from \(sources.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")) by hark import \(format).",
             "Replies are \"OK.\" with the values heard: write your own, or add a handler (see docs/apps.md).",
         ])
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            if format == "home-assistant" && !refresh { try Self.keep(try Self.sentenceFiles(files), in: folder) }
+            if format == "home-assistant" && !refresh { try Self.keep(sentences, in: folder) }
             // Whole or not at all: a Hark already running may read it at any moment.
             try Data((yaml + "\n").utf8).write(to: manifest, options: .atomic)
         } catch let error as ValidationError {
@@ -134,8 +137,8 @@ struct Import: ParsableCommand {
         }
     }
 
-    /// The app the format's importer makes of the file.
-    func makeApp(text: String, source: URL, name: String) throws -> RhasspyImporter.Result {
+    /// The app the format's importer makes of the file (Home Assistant: of `sentences`).
+    func makeApp(text: String, source: URL, name: String, sentences: [(name: String, text: String)]) throws -> RhasspyImporter.Result {
         if format == "home-assistant" {
             var home: HomeEntities?
             if let entities {
@@ -151,7 +154,6 @@ struct Import: ParsableCommand {
                     throw ValidationError(error.description)
                 }
             }
-            let sentences = refresh ? try Self.keptSentences(in: URL(fileURLWithPath: out)) : try Self.sentenceFiles(files)
             var result = HomeAssistantImporter.makeApp(name: name, files: sentences, home: home)
             result.report = (home?.notes ?? []) + result.report
             return result
