@@ -20,6 +20,9 @@ enum ChildProcesses {
     /// while a program is being started waits for it and stops it too. (A SIGTERM in between
     /// once let a handler that had just started outlive `hark chat`.)
     static let spawning = NSLock()
+    /// Set by `stopAll` under `spawning`: Hark is exiting, and a program started now (by a thread
+    /// still answering a request while exit runs) would outlive it.
+    nonisolated(unsafe) static var exiting = false
     nonisolated(unsafe) private static var running: [ObjectIdentifier: HandlerProcess] = [:]
     nonisolated(unsafe) private static var exitHookInstalled = false
 
@@ -48,6 +51,7 @@ enum ChildProcesses {
     static func stopAll(grace: Duration = grace) {
         spawning.lock()
         defer { spawning.unlock() }
+        exiting = true
         lock.lock()
         let processes = Array(running.values)
         lock.unlock()

@@ -81,6 +81,10 @@ final class HandlerProcess: @unchecked Sendable {
         // It goes at that child's exec, a moment later.
         ChildProcesses.spawning.lock()
         defer { ChildProcesses.spawning.unlock() }
+        guard !ChildProcesses.exiting else {
+            for ends in made { closeReporting(ends.read); closeReporting(ends.write) }
+            throw HandlerStartFailure("\(executable): not started, Hark is exiting")
+        }
         var result = hark_handler_spawn(executable, argv, envp, directory, stdin.read, stdout.write, stderr.write, &pid)
         for attempt in 1...20 where result == ETXTBSY {
             usleep(useconds_t(5_000 * attempt))
