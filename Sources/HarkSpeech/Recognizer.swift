@@ -19,7 +19,10 @@ public final class Recognizer {
     var hasLanguageModel = false
     /// nil when confidence is not measured.
     private let phoneLoop: PhoneLoopPass?
-    private let rivalContest: RivalContest
+    /// What the audio goes through before the decoders hear it, in order (`AudioStages`).
+    private let audioStages: [any AudioStage]
+    /// How a hearing is judged after the passes' margin, in order (`JudgingStages`).
+    private let judgingStages: [any JudgingStage]
 
     /// A grammar compiled into decoder searches.
     final class InstalledGrammar {
@@ -99,7 +102,8 @@ public final class Recognizer {
         self.dictionary = dictionary
         lexiconPronunciations = added.filter { Self.baseWord($0.word) == $0.word }
         self.decoder = decoder
-        rivalContest = RivalContest(decoder: decoder)
+        audioStages = AudioStages.configured(by: configuration)
+        judgingStages = JudgingStages.configured(by: configuration, contest: RivalContest(decoder: decoder))
         phoneLoop = configuration.measuresConfidence
             ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
                                 extraArguments: adaptation) : nil
@@ -291,44 +295,6 @@ public final class Recognizer {
     /// suppressor hear the utterance once before the pass kept (more false acceptances).
     public static let denoisingRoomLevel = -50.0
 
-    /// The audio as the decoders hear it: lone transients turned down, in a loud room the noise
-    /// suppressed, then the noise floor added (each fresh for the utterance, so the same audio
-    /// always decodes the same way).
-    /// `voiceLevel`: the heard audio's (`SignalToNoise.Levels.voiceLevel`), which keeps the floor
-    /// below a faint voice.
-    private func prepared(_ heard: [Int16], voiceLevel: Double?) throws(RecognitionError) -> [Int16] {
-        var samples = configuration.suppressesTransients ? TransientSuppressor().suppress(heard).samples : heard
-        if let line = configuration.denoisesAbove, let room = RoomLevel.of(heard), room > line {
-            do {
-                samples = try NoiseSuppressor.suppressing(samples)
-            } catch {
-                throw RecognitionError(.decoding, "the noise suppression failed: \(error)")
-            }
-        }
-        guard let level = configuration.noiseFloor else { return samples }
-        var hiss = NoiseFloor(level: NoiseFloor.level(level, beneathVoiceAt: voiceLevel, headroom: configuration.noiseFloorHeadroom))
-        return hiss.adding(to: samples[...])
-    }
-
-    /// What the two passes say about one grammar search's path: its words (joined words split
-    /// again), the margin judged against the threshold, and what that margin is made of.
-    private struct Judgement {
-        var words: [String]
-        var utteranceMargin = 0.0
-        var wordFits: [WordFit] = []
-        var features: ConfidenceFeatures?
-        /// Where speech ended by the phone loop: a grammar search stretches its last word over
-        /// the silence after it, the phone loop does not.
-        var lastSoundFrame: Int?
-        var weakest: WordFit?
-        var noisePenalty = 0.0
-        /// The phrase's own `Grammar.Rule.strictness`, taken off the margin.
-        var strictness = 0.0
-        /// The rival word that set the margin (`RivalContest`), if one did.
-        var closeRival: RivalOutcome?
-        var margin = 0.0
-    }
-
     /// Judges `heard` against the phone loop's outcome on the same audio (nil when confidence is
     /// not measured).
     private func judge(_ heard: GrammarHearing, loop: PhoneLoopPass.Outcome?, grammar: InstalledGrammar,
@@ -364,35 +330,26 @@ public final class Recognizer {
         return judged
     }
 
-    /// Searches the words heard beside their rivals (`RivalContest`), keeps the outcome with the
-    /// features, and lowers the margin to the contest's (`Confidence.rivalMargin`) when judged by it.
-    private func judgeAgainstRivals(_ words: [String], in grammar: InstalledGrammar, cepstra: Cepstra,
-                                    judged: inout Judgement) throws(RecognitionError) {
-        let rivals = grammar.graph.rivals(of: words)
-        guard !rivals.isEmpty,
-              let outcome = try rivalContest.judge(words, rivals: rivals, cepstra: cepstra, returningTo: grammar.search) else { return }
-        judged.features?.rival = outcome
-        if let clearance = configuration.rivalClearance {
-            let rivalMargin = Confidence.rivalMargin(gap: outcome.gap, clearance: clearance)
-            if rivalMargin < judged.margin {
-                judged.margin = rivalMargin
-                judged.closeRival = outcome
-            }
-        }
-    }
-
     /// Recognises one whole utterance of 16 kHz mono audio against the grammar in use. `room`
     /// names where it was heard (a satellite's room; nil for this device's own microphone and
     /// for clients that name none): each room's background is learnt from its own utterances.
+    ///
+    /// The pipeline, in order (docs/how-hark-hears.md gives each stage's why and figures):
+    /// 1. the audio stages (`AudioStages`): clicks turned down, a loud room denoised, the noise floor;
+    /// 2. the room's front end, then the grammar search beside the phone loop, judged by their
+    ///    margin less the noise penalty; a short phrase in a quiet room searched again beside
+    ///    other words when that could change the verdict;
+    /// 3. the judging stages (`JudgingStages`): the phrase's strictness, its rival words, asking
+    ///    first in a noisy room;
+    /// 4. the verdict (`Verdict`): act, ask "Did you say …?", or reject.
     public func recognize(_ heardSamples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> Recognition {
         guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
-        let levels = SignalToNoise.levels(heardSamples)
-        let samples = try prepared(heardSamples, voiceLevel: levels?.voiceLevel)
-        let graph = grammar.graph
+        let audio = HeardAudio(heardSamples)
+        let samples = try AudioStages.run(audioStages, on: audio)
         let started = Date()
-        let signalToNoise = levels?.signalToNoise
+        let signalToNoise = audio.levels?.signalToNoise
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
         let cepstra = try self.cepstra(of: samples, heardIn: room)
         // The phone loop decodes the same features on its own thread meanwhile.
@@ -409,47 +366,18 @@ public final class Recognizer {
         let words = judged.words, frames = heard.hypothesis.frames
         let elapsed = Date().timeIntervalSince(started)
 
-        let interpretation = graph.interpret(words)
-        // A phrase that must be heard more surely than others ("turn it up") is judged lower by so much.
-        judged.strictness = interpretation.map { grammar.grammar.rules[$0.ruleIndex].strictness } ?? 0
-        judged.margin -= judged.strictness
-        // Rejected without a question whatever its rivals: no contest needed.
-        if configuration.measuresConfidence, interpretation != nil, judged.margin >= configuration.askMargin {
-            try judgeAgainstRivals(words, in: grammar, cepstra: cepstra, judged: &judged)
-        }
-        // In a noisy room a request heard only just well enough is asked about (`NoisyConfirmation`).
-        let heardMargin = judged.margin
-        if configuration.measuresConfidence, let confirmation = configuration.noisyConfirmation {
-            judged.margin = confirmation.judged(heardMargin, signalToNoise: signalToNoise,
-                                                threshold: configuration.judgedAt ?? configuration.rejectionMargin,
-                                                askBand: configuration.askBand)
-        }
-        let margin = judged.margin
-        var rejection: String?
-        // Rejected only for want of confidence, and not by much: worth asking about.
-        var isGuess = false
-        if words.isEmpty {
-            rejection = "nothing in the grammar matched"
-        } else if otherWordsHeard {
-            rejection = "other words fit better (\"\(words.joined(separator: " "))\")"
-        } else if configuration.measuresConfidence, margin < configuration.rejectionMargin {
-            rejection = heardMargin >= configuration.rejectionMargin
-                ? "heard only just well enough to act on in a noisy room (margin " + String(format: "%.2f", heardMargin)
-                    + ", SNR " + (signalToNoise.map { String(format: "%.0f dB", $0) } ?? "unknown") + "): worth asking"
-                : "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness))\(judged.closeRival.map { ", \"\($0.word)\" nearly as likely as \"\(words[$0.position])\" (" + String(format: "%.2f", $0.gap) + ")" } ?? "") < \(configuration.rejectionMargin))"
-            isGuess = interpretation != nil && margin >= configuration.askMargin
-        } else if interpretation == nil {
-            rejection = "the words heard do not form a phrase of the grammar"
-        }
-        let isRejected = rejection != nil
-        let reach = (configuration.noisyConfirmation ?? .standard).reach
-        let isClear = !isRejected
-            && (!configuration.measuresConfidence || heardMargin >= (configuration.judgedAt ?? configuration.rejectionMargin) + reach)
+        let interpretation = grammar.graph.interpret(words)
+        let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise)
+        for stage in judgingStages { try stage.judge(&judged, in: context) }
+
+        let verdict = Verdict(judged, interpretation: interpretation, otherWordsHeard: otherWordsHeard,
+                              signalToNoise: signalToNoise, configuration: configuration)
+        let isRejected = verdict.rejection != nil, margin = judged.margin
         var recognition = Recognition(
             words: isRejected ? [] : words,
             isRejected: isRejected,
             confidence: words.isEmpty ? 0 : Confidence.from(margin: margin, threshold: configuration.rejectionMargin),
-            rejection: rejection,
+            rejection: verdict.rejection,
             margin: margin,
             interpretation: isRejected ? nil : interpretation,
             frames: frames,
@@ -458,8 +386,8 @@ public final class Recognizer {
             utteranceMargin: judged.utteranceMargin,
             wordFits: judged.wordFits,
             features: judged.features,
-            guess: isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
-        recognition.isClear = isClear
+            guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
+        recognition.isClear = verdict.isClear
         return recognition
     }
 }

@@ -1,0 +1,75 @@
+import HarkAudio
+
+/// The utterance as it was heard, before any audio stage: what a stage may judge the room or the
+/// voice by, whatever the stages before it did to the samples.
+struct HeardAudio {
+    let samples: [Int16]
+    /// The voice's and the room's levels (`SignalToNoise`); nil for audio too short to tell.
+    let levels: SignalToNoise.Levels?
+
+    init(_ samples: [Int16]) {
+        self.samples = samples
+        levels = SignalToNoise.levels(samples)
+    }
+}
+
+/// One step the audio takes on its way to the decoders (the first part of `Recognizer`'s
+/// pipeline). Each is fresh for every utterance, so the same audio always decodes the same way.
+protocol AudioStage {
+    func process(_ samples: [Int16], of heard: HeardAudio) throws(RecognitionError) -> [Int16]
+}
+
+/// Lone clicks and knocks turned down (`TransientSuppressor`): the grammar search otherwise hears
+/// them as a word's first phone.
+struct TransientSuppression: AudioStage {
+    func process(_ samples: [Int16], of heard: HeardAudio) -> [Int16] {
+        TransientSuppressor().suppress(samples).samples
+    }
+}
+
+/// In a room louder than `above` (dBFS, by `RoomLevel`), WebRTC's noise suppression
+/// (`--request-denoise-above`, off by default: see `Recognizer.denoisingRoomLevel`).
+struct LoudRoomDenoising: AudioStage {
+    let above: Double
+
+    func process(_ samples: [Int16], of heard: HeardAudio) throws(RecognitionError) -> [Int16] {
+        guard let room = RoomLevel.of(heard.samples), room > above else { return samples }
+        do {
+            return try NoiseSuppressor.suppressing(samples)
+        } catch {
+            throw RecognitionError(.decoding, "the noise suppression failed: \(error)")
+        }
+    }
+}
+
+/// A faint hiss added (`NoiseFloor`), kept `headroom` dB below the voice as heard, so a
+/// near-silent room does not throw the recogniser off.
+struct NoiseFloorStage: AudioStage {
+    let level: Double
+    let headroom: Double?
+
+    func process(_ samples: [Int16], of heard: HeardAudio) -> [Int16] {
+        var hiss = NoiseFloor(level: NoiseFloor.level(level, beneathVoiceAt: heard.levels?.voiceLevel, headroom: headroom))
+        return hiss.adding(to: samples[...])
+    }
+}
+
+enum AudioStages {
+    /// The stages `configuration` asks for, in the order the audio goes through them.
+    static func configured(by configuration: RecognizerConfiguration) -> [any AudioStage] {
+        var stages: [any AudioStage] = []
+        if configuration.suppressesTransients { stages.append(TransientSuppression()) }
+        if let line = configuration.denoisesAbove { stages.append(LoudRoomDenoising(above: line)) }
+        if let level = configuration.noiseFloor {
+            stages.append(NoiseFloorStage(level: level, headroom: configuration.noiseFloorHeadroom))
+        }
+        return stages
+    }
+
+    /// `heard` through every one of `stages`, in order.
+    static func run(_ stages: [any AudioStage], on heard: HeardAudio) throws(RecognitionError) -> [Int16] {
+        var samples = heard.samples
+        for stage in stages { samples = try stage.process(samples, of: heard) }
+        return samples
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HarkGrammar
+
+/// What the two passes say about one grammar search's path, and what the judging stages made of
+/// it: its words (joined words split again), the margin judged against the threshold, and what
+/// that margin is made of.
+struct Judgement {
+    var words: [String]
+    var utteranceMargin = 0.0
+    var wordFits: [WordFit] = []
+    var features: ConfidenceFeatures?
+    /// Where speech ended by the phone loop: a grammar search stretches its last word over
+    /// the silence after it, the phone loop does not.
+    var lastSoundFrame: Int?
+    var weakest: WordFit?
+    var noisePenalty = 0.0
+    /// The phrase's own `Grammar.Rule.strictness`, taken off the margin.
+    var strictness = 0.0
+    /// The rival word that set the margin (`RivalContest`), if one did.
+    var closeRival: RivalOutcome?
+    var margin = 0.0
+    /// The margin as heard, before `AskingFirstInNoise` moved it into the ask band; nil when that
+    /// stage did not run.
+    var heardMargin: Double?
+}
+
+/// What a judging stage may look at besides the judgement.
+struct JudgingContext {
+    let grammar: Recognizer.InstalledGrammar
+    let cepstra: Cepstra
+    /// The phrase the words form, if any.
+    let interpretation: Interpretation?
+    let signalToNoise: Double?
+}
+
+/// One step of judging how sure Hark may be of a hearing (the last part of `Recognizer`'s
+/// pipeline, after the margin of the two passes and its noise penalty). A stage only lowers or
+/// reorders the margin; the verdict is read from it afterwards (`Verdict`).
+protocol JudgingStage {
+    func judge(_ judged: inout Judgement, in context: JudgingContext) throws(RecognitionError)
+}
+
+/// A phrase that must be heard more surely than others ("turn it up", Hark's own commands at the
+/// top level) is judged lower by its `Grammar.Rule.strictness`.
+struct PhraseStrictness: JudgingStage {
+    func judge(_ judged: inout Judgement, in context: JudgingContext) {
+        judged.strictness = context.interpretation.map { context.grammar.grammar.rules[$0.ruleIndex].strictness } ?? 0
+        judged.margin -= judged.strictness
+    }
+}
+
+/// The words that decide the action, searched beside the rivals the grammar allows in their place
+/// (`RivalContest`). Skipped for what is rejected without a question whatever its rivals. The
+/// contest's outcome is kept with the features; with a `clearance`, the margin falls to the
+/// contest's (`Confidence.rivalMargin`) when that is lower.
+struct RivalWords: JudgingStage {
+    let contest: RivalContest
+    let clearance: Double?
+    let askMargin: Double
+
+    func judge(_ judged: inout Judgement, in context: JudgingContext) throws(RecognitionError) {
+        guard context.interpretation != nil, judged.margin >= askMargin else { return }
+        let rivals = context.grammar.graph.rivals(of: judged.words)
+        guard !rivals.isEmpty,
+              let outcome = try contest.judge(judged.words, rivals: rivals, cepstra: context.cepstra,
+                                              returningTo: context.grammar.search) else { return }
+        judged.features?.rival = outcome
+        if let clearance {
+            let rivalMargin = Confidence.rivalMargin(gap: outcome.gap, clearance: clearance)
+            if rivalMargin < judged.margin {
+                judged.margin = rivalMargin
+                judged.closeRival = outcome
+            }
+        }
+    }
+}
+
+/// In a noisy room, a request heard only just well enough is asked about (`NoisyConfirmation`).
+struct AskingFirstInNoise: JudgingStage {
+    let confirmation: NoisyConfirmation
+    let threshold: Double
+    let askBand: Double
+
+    func judge(_ judged: inout Judgement, in context: JudgingContext) {
+        judged.heardMargin = judged.margin
+        judged.margin = confirmation.judged(judged.margin, signalToNoise: context.signalToNoise,
+                                            threshold: threshold, askBand: askBand)
+    }
+}
+
+enum JudgingStages {
+    /// The stages `configuration` asks for, in order. Without the confidence pass there is no
+    /// margin to judge, so only the phrase's strictness is taken off.
+    static func configured(by configuration: RecognizerConfiguration, contest: RivalContest) -> [any JudgingStage] {
+        var stages: [any JudgingStage] = [PhraseStrictness()]
+        guard configuration.measuresConfidence else { return stages }
+        stages.append(RivalWords(contest: contest, clearance: configuration.rivalClearance, askMargin: configuration.askMargin))
+        if let confirmation = configuration.noisyConfirmation {
+            stages.append(AskingFirstInNoise(confirmation: confirmation,
+                                             threshold: configuration.judgedAt ?? configuration.rejectionMargin,
+                                             askBand: configuration.askBand))
+        }
+        return stages
+    }
+}
+
+/// What Hark does with a judged hearing: act on it, ask "Did you say …?", or reject it and why.
+struct Verdict {
+    /// Why the hearing is rejected; nil when it is acted on.
+    var rejection: String?
+    /// Rejected only for want of confidence, and not by much: worth asking about.
+    var isGuess = false
+    /// Acted on, and heard well enough that a noisy room would not have asked first.
+    var isClear = false
+
+    init(_ judged: Judgement, interpretation: Interpretation?, otherWordsHeard: Bool, signalToNoise: Double?,
+         configuration: RecognizerConfiguration) {
+        let words = judged.words, margin = judged.margin, heardMargin = judged.heardMargin ?? judged.margin
+        let threshold = configuration.rejectionMargin
+        if words.isEmpty {
+            rejection = "nothing in the grammar matched"
+        } else if otherWordsHeard {
+            rejection = "other words fit better (\"\(words.joined(separator: " "))\")"
+        } else if configuration.measuresConfidence, margin < threshold {
+            rejection = heardMargin >= threshold
+                ? "heard only just well enough to act on in a noisy room (margin " + String(format: "%.2f", heardMargin)
+                    + ", SNR " + (signalToNoise.map { String(format: "%.0f dB", $0) } ?? "unknown") + "): worth asking"
+                : "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness))\(judged.closeRival.map { ", \"\($0.word)\" nearly as likely as \"\(words[$0.position])\" (" + String(format: "%.2f", $0.gap) + ")" } ?? "") < \(threshold))"
+            isGuess = interpretation != nil && margin >= configuration.askMargin
+        } else if interpretation == nil {
+            rejection = "the words heard do not form a phrase of the grammar"
+        }
+        let reach = (configuration.noisyConfirmation ?? .standard).reach
+        isClear = rejection == nil
+            && (!configuration.measuresConfidence || heardMargin >= (configuration.judgedAt ?? threshold) + reach)
+    }
+}
