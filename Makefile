@@ -92,6 +92,12 @@ test: deps wyoming-client
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	SWIFT=$(SWIFT) Tests/run-in-two.sh $(BUILD_FLAGS)
 
+# When and on what a benchmark measured, for the line above its figures in docs/benchmarks.md.
+MEASURED = $(shell date -u +%F), commit $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell \
+    git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " with changes not committed"), \
+    $(shell nproc) cores, release build
+UPDATE_FIGURES = python3 bench/update-figures.py docs/benchmarks.md
+
 # The development corpus lives beside the repository; the figures go to bench-out/. Real voices
 # that must be rejected: the wake-word corpus's "jarvis" recordings, labelled as such.
 CORPUS ?= ../shared/corpora/home-en
@@ -132,7 +138,9 @@ cxx-compiler:
 # pocketsphinx's keyword search with its defaults, heard in the same run (--baseline). The
 # benchmark takes about 100 minutes on two cores (some 200 CPU-minutes), and the baseline a little more.
 bench-wake: release wake-corpus
-	$(RELEASE_HARK) bench-wake --corpus bench-out/wake --phrases jarvis athena amelia hey-chatterbox --baseline --json bench-out/wake.json
+	$(RELEASE_HARK) bench-wake --corpus bench-out/wake --phrases jarvis athena amelia hey-chatterbox --baseline --json bench-out/wake.json \
+	    --markdown bench-out/wake.md
+	$(UPDATE_FIGURES) bench-wake bench-out/wake.md --measured "$(MEASURED)"
 
 # The same benchmark with every recording through WebRTC's noise suppression first (moderate, with
 # its high-pass filter; bench/webrtc-denoise.cc, built here only), heard by a spotter that never
@@ -194,7 +202,8 @@ bench-real: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/real/apps/phone ] || python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
 	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
-	    --json bench-out/real.json
+	    --json bench-out/real.json --markdown bench-out/real.md
+	$(UPDATE_FIGURES) bench-real bench-out/real.md --measured "$(MEASURED)"
 
 # The measuring loop for hearing in noise, under 15 minutes on two cores: a stratified subset of
 # the test side of bench-real's and bench-wake's real voices (bench/make-noise-corpus.py, made
@@ -210,6 +219,7 @@ bench-noise: release
 	@[ "$$(cat bench-out/noise/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
 		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
 	bench/run-bench-noise.sh $(RELEASE_HARK) bench-out/noise bench-out/noise-report
+	$(UPDATE_FIGURES) bench-noise bench-out/noise-report/table.md --measured "$(MEASURED), corpus version $$(cat bench-out/noise/corpus-version)"
 
 # Whole turns in noise: bench-noise's requests, each said after a test speaker's "jarvis", the
 # wake word found by the spotter as the live loop finds it (tentative wake words included)

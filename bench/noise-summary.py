@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints make bench-noise's table from the reports its runs wrote.
 
-    bench/noise-summary.py REQUESTS.json WAKE-DIR
+    bench/noise-summary.py REQUESTS.json WAKE-DIR [--markdown TABLE.md]
 
 REQUESTS.json is `hark bench --baseline --json`'s report on the corpus's requests/ folders (one
 per condition); WAKE-DIR holds `hark bench-wake --baseline --json` reports named CONDITION.json.
@@ -14,6 +14,8 @@ pocketsphinx's, from the same run:
   wake miss  wake words missed, of all (every phrase) at the shipped sensitivity; plain
              pocketsphinx's keyword search at its default threshold;
   false wakes per 10 hours of other speech in the same room.
+With --markdown it also writes the table as docs/benchmarks.md keeps it (bench/update-figures.py
+puts it in place).
 """
 import collections
 import json
@@ -25,6 +27,7 @@ CONDITIONS = ["clean", "snr20", "snr10", "snr05", "snr00"]
 
 def request_rows(report):
     threshold = report["threshold"]
+    band = (report.get("asking") or {}).get("band", 0)
     rows = collections.defaultdict(collections.Counter)
     for outcome in report["outcomes"]:
         keys = [(outcome["folder"], "all"), (outcome["folder"], (outcome.get("noise") or "-"))]
@@ -43,6 +46,9 @@ def request_rows(report):
                     tally["right"] += bool(acted and right)
                     tally["wrong"] += bool(acted and not right)
                     tally["rejected"] += not acted
+                    # Hark asks "Did you say …?" about a phrase just below its threshold.
+                    tally["asked"] += bool(who == "hark" and not acted and outcome["understood"] and right
+                                           and outcome["margin"] >= threshold - band)
     return rows
 
 
@@ -73,11 +79,50 @@ def percent(part, whole):
     return f"{part:4d}/{whole:<4d} {100 * part / whole:5.1f} %" if whole else "      -       "
 
 
+def fraction(part, whole):
+    return f"{part}/{whole} ({100 * part / whole:.1f} %)" if whole else "–"
+
+
+def markdown(requests, wake):
+    """The table per condition, Hark's row then plain pocketsphinx's, as docs/benchmarks.md keeps it."""
+    lines = ["| condition | who | commands right | wrong actions | rejected or asked | false acceptances "
+             "| wake words missed | false wakes / 10 h |",
+             "|---|---|---|---|---|---|---|---|"]
+    for condition in CONDITIONS:
+        for who in ["hark", "plain"]:
+            tally = requests.get((condition, "all", who))
+            if tally is None:
+                continue
+            missed, per10 = "–", "–"
+            if (condition, who) in wake:
+                wake_missed, recordings, rate, _ = wake[condition, who]
+                missed, per10 = fraction(wake_missed, recordings), f"{rate:.0f}"
+            wrong = f"**{tally['wrong']}**" + (f" ({100 * tally['wrong'] / tally['commands']:.1f} %)" if tally["commands"] else "")
+            rejected = f"{tally['rejected']}" + (f" ({tally['asked']} asked about, heard right)" if who == "hark" else "")
+            name = "clean" if condition == "clean" else f"{int(condition[3:])} dB"
+            lines.append(f"| {name if who == 'hark' else ''} | {'Hark' if who == 'hark' else 'plain pocketsphinx'} "
+                         f"| {fraction(tally['right'], tally['commands'])} | {wrong} | {rejected} "
+                         f"| {tally['false']}/{tally['reject']} | {missed} | {per10} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: noise-summary.py REQUESTS.json WAKE-DIR")
-    requests = request_rows(json.load(open(sys.argv[1])))
-    wake = wake_rows(sys.argv[2])
+    arguments = sys.argv[1:]
+    table = None
+    if "--markdown" in arguments:
+        at = arguments.index("--markdown")
+        if at + 1 >= len(arguments):
+            sys.exit("usage: noise-summary.py REQUESTS.json WAKE-DIR [--markdown TABLE.md]")
+        table = arguments[at + 1]
+        del arguments[at:at + 2]
+    if len(arguments) != 2:
+        sys.exit("usage: noise-summary.py REQUESTS.json WAKE-DIR [--markdown TABLE.md]")
+    requests = request_rows(json.load(open(arguments[0])))
+    wake = wake_rows(arguments[1])
+    if table:
+        with open(table, "w", encoding="utf-8") as file:
+            file.write(markdown(requests, wake))
+        print(f"table written to {table}")
     header = f"{'condition':10s} {'who':6s} {'accepted':>16s} {'wrong':>16s} {'rejected':>16s} {'false acc.':>16s} {'wake missed':>16s} {'false wakes/10 h':>17s}"
     print(header)
     print("-" * len(header))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs make bench-noise's measurements on the corpus bench/make-noise-corpus.py made, in two
 # chains at once (two cores): the requests, then the wake words at 0 and 5 dB; and the wake words
-# clean, at 20 and at 10 dB. Then prints the table (bench/noise-summary.py).
+# clean, at 20 and at 10 dB. Then prints the table (bench/noise-summary.py) and writes it as
+# Markdown to OUT/table.md (for bench/update-figures.py).
 #
 #   bench/run-bench-noise.sh HARK CORPUS OUT
 #
@@ -40,4 +41,4 @@ status=0
 wait $first || status=1
 wait $second || status=1
 [ $status -eq 0 ] || exit 1
-python3 "$here/noise-summary.py" "$out/requests.json" "$out/wake"
+python3 "$here/noise-summary.py" "$out/requests.json" "$out/wake" --markdown "$out/table.md"

@@ -31,6 +31,10 @@ struct Bench: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the figures as JSON to this file.", valueName: "file"))
     var json: String?
 
+    @Option(help: ArgumentHelp("Write the figures by folder as a Markdown table to this file, as docs/benchmarks.md keeps them.",
+                               valueName: "file"))
+    var markdown: String?
+
     @Flag(help: "Also decode every recording with plain pocketsphinx and print its figures beside Hark's.")
     var baseline = false
 
@@ -113,6 +117,7 @@ struct Bench: AsyncParsableCommand {
             bar.finish()
             print(report.summary())
             if let json { try writeFigures(report, to: json) }
+            if let markdown { try writeMarkdown(report.markdown(), to: markdown) }
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -79,6 +79,10 @@ struct BenchWake: ParsableCommand {
     @Option(help: ArgumentHelp("Write the figures and every candidate as JSON to this file.", valueName: "file"))
     var json: String?
 
+    @Option(help: ArgumentHelp("Write the figures by phrase as a Markdown table to this file, as docs/benchmarks.md keeps them.",
+                               valueName: "file"))
+    var markdown: String?
+
     func validate() throws {
         guard (0...1).contains(sensitivity) else { throw ValidationError("--sensitivity \(sensitivity) is outside 0…1") }
         if let split, !["tune", "test"].contains(split) { throw ValidationError("--split is tune or test, not \(split)") }
@@ -131,6 +135,7 @@ struct BenchWake: ParsableCommand {
             }
             print(report.summary())
             if let json { try writeFigures(report, to: json) }
+            if let markdown { try writeMarkdown(report.markdown(), to: markdown) }
         } catch {
             throw fail(error)
         }
@@ -141,6 +146,12 @@ struct BenchWake: ParsableCommand {
 func writeFigures(_ report: some Encodable, to path: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+    try encoder.encode(report).write(to: URL(fileURLWithPath: path), options: .atomic)
     print("figures written to \(path)")
+}
+
+/// Writes a benchmark's Markdown table (`bench/update-figures.py` puts it into docs/benchmarks.md).
+func writeMarkdown(_ table: String, to path: String) throws {
+    try Data(table.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    print("table written to \(path)")
 }

@@ -104,10 +104,10 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let corpus = try Self.corpus(in: directory)
-        let json = directory.appendingPathComponent("wake.json")
+        let json = directory.appendingPathComponent("wake.json"), markdown = directory.appendingPathComponent("wake.md")
 
         let outcome = try CommandLineTests.hark(["bench-wake", "--corpus", corpus.path, "--phrases", "jarvis",
-                                                 "--jobs", "2", "--baseline", "--json", json.path])
+                                                 "--jobs", "2", "--baseline", "--json", json.path, "--markdown", markdown.path])
         #expect(outcome.status == 0, "stderr: \(outcome.errors)")
         // 46 s of test negatives and 20 s of tune, in hours.
         #expect(outcome.output.contains("\"jarvis\": test negatives 0.01 h (tune 0.01 h); never proposed: clean 0"))
@@ -146,6 +146,15 @@ import Testing
         let bar = outcome.errors.split(separator: "\n").filter { $0.hasPrefix("audio [") }
         #expect(bar.last == "audio [##############################] 3/3 streams, 0.0 h of audio heard", "\(bar)")
         #expect(bar.count <= 3)
+        // The table docs/benchmarks.md keeps: the phrase's row, Hark's and plain pocketsphinx's.
+        let table = try String(contentsOf: markdown, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(table.first == "| phrase | Hark missed, clean | Hark false alarms | plain pocketsphinx missed, clean | plain false alarms |")
+        let missed = (atSetting["missed"] as? [String: Int])?["clean"] == 0 ? "0.0 %" : "100.0 %"
+        let plainMissed = plainFound ? "0.0 %" : "100.0 %"
+        let row = try #require(table.first { $0.hasPrefix("| jarvis |") })
+        #expect(row.hasPrefix("| jarvis | \(missed) | \(atSetting["falseAlarms"] as? Int ?? -1) ("), "\(row)")
+        #expect(row.contains("| \(plainMissed) | \(plain["falseAlarms"] as? Int ?? -1) ("), "\(row)")
+        #expect(table.last?.hasPrefix("Sensitivity 0.50 (odds +3.50)") == true)
     }
 
     /// Each recording is heard from the same start whatever the job heard before it (with one

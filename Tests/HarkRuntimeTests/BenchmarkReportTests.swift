@@ -87,6 +87,38 @@ import Testing
         #expect(!BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8).summary().contains("plain pocketsphinx"))
     }
 
+    /// The table docs/benchmarks.md keeps, written by the benchmark itself (`--markdown`).
+    @Test func writesTheTableTheDocumentKeeps() {
+        func outcome(_ name: String, _ folder: String, margin: Double, mustReject: Bool = false, right: Bool = true,
+                     plain: (understood: Bool, right: Bool)? = nil) -> BenchmarkOutcome {
+            var outcome = Self.outcome(name, margin: margin, mustReject: mustReject, right: right, folder: folder)
+            outcome.baseline = plain.map { BaselineOutcome(understood: $0.understood, commandRight: $0.right, account: "plain") }
+            return outcome
+        }
+        let outcomes = [
+            // clean: right; asked about (just below the threshold) and right; wrong; a rejection let through.
+            outcome("a", "clean", margin: -0.5, plain: (true, true)),
+            outcome("b", "clean", margin: -1.7, plain: (true, false)),
+            outcome("c", "clean", margin: -0.5, right: false, plain: (true, false)),
+            outcome("x", "clean", margin: -0.2, mustReject: true, plain: (true, false)),
+            // snr10: rejected far below the band; plain pocketsphinx heard it right.
+            outcome("d", "snr10", margin: -3.5, plain: (true, true)),
+        ]
+        var report = BenchmarkReport(outcomes: outcomes, threshold: -1.6)
+        report.measureAsking(band: 0.28)
+        let lines = report.markdown().split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("| condition | commands | Hark"))
+        #expect(lines[0].contains("plain pocketsphinx"))
+        #expect(lines.contains("| clean | 3 | 1 / 1 / **1** | 1 of 1 | 1 / **2** | 1 of 1 |"))
+        #expect(lines.contains("| snr10 | 1 | 0 / 0 / **0** | 0 of 0 | 1 / **0** | 0 of 0 |"))
+        #expect(lines.contains("| all | 4 | 1 / 1 / **1** | 1 of 1 | 2 / **2** | 1 of 1 |"))
+        #expect(lines.last?.hasPrefix("Threshold -1.60, ask band 0.28") == true)
+        // Without plain pocketsphinx, no columns for it.
+        let alone = BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8).markdown()
+        #expect(!alone.contains("plain pocketsphinx"))
+        #expect(alone.contains("| clean | 5 | 2 / 0 / **1** | 0 of 0 |"))
+    }
+
     @Test func countsWhatTheAskBandWouldAskAbout() throws {
         var report = BenchmarkReport(outcomes: Self.outcomes + [
             Self.outcome("outside3", margin: -2.0, mustReject: true),

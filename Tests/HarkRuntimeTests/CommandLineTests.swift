@@ -113,9 +113,14 @@ import Testing
 
     @Test func benchMeasuresAFolderOfLabelledRecordings() throws {
         let report = try temporaryDirectory().appendingPathComponent("bench.json")
-        let outcome = try Self.hark(["bench", "audio-fixtures/home-en", "--apps", "apps", "--json", report.path])
+        let table = report.deletingLastPathComponent().appendingPathComponent("bench.md")
+        let outcome = try Self.hark(["bench", "audio-fixtures/home-en", "--apps", "apps", "--json", report.path,
+                                     "--markdown", table.path])
         #expect(outcome.status == 0, "stderr: \(outcome.errors)")
         #expect(outcome.output.contains("commands accepted:    10/10 (100.0%)"))
+        // The table docs/benchmarks.md keeps, from the same run.
+        let lines = try String(contentsOf: table, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains("| home-en | 10 | 10 / 0 / **0** | 0 of 0 |"), "\(lines)")
         #expect(outcome.output.contains("real-time factor:"))
         #expect(outcome.errors.contains("decoding ["))
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
