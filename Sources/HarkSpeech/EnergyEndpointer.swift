@@ -33,7 +33,10 @@ public struct EnergyEndpointer: Sendable {
         /// start (a tap running before Hark listens) was never learnt: every frame counted as speech.
         public var learnsLouderRooms = true
         public var roomWindow: Double = 3
-        /// Speech must last this long (s) to start an utterance.
+        /// Speech must last this long (s) to start an utterance; shorter bursts are clicks,
+        /// knocks or the tail of a word. Once started, an utterance is kept however little of it
+        /// was loud: a word said crisply in a quiet room ("one", "two") is loud for about 0.2 s,
+        /// and requiring 0.25 s of it dropped them (make bench-noise, docs/benchmarks.md).
         public var minimumSpeech: Double = 0.15
         /// This much quiet (s) ends an utterance.
         public var endSilence: Double = 0.7
@@ -41,9 +44,6 @@ public struct EnergyEndpointer: Sendable {
         public var maximumUtterance: Double = 10
         /// Audio kept from before speech started (s), so first syllables are not clipped.
         public var preRoll: Double = 0.3
-        /// An utterance with less loud audio than this (s) in all is a click, a cough or the
-        /// tail of a word, not something said: it is dropped and listening goes on.
-        public var minimumLoud: Double = 0.25
 
         public init(endSilence: Double = 0.7, maximumUtterance: Double = 10) {
             self.endSilence = endSilence
@@ -68,8 +68,6 @@ public struct EnergyEndpointer: Sendable {
     private var recentPowers: [Double] = []
     private var utterance: [Int16] = []
     private var loudFrames = 0
-    /// Loud frames in the utterance under way.
-    private var loudInUtterance = 0
     private var quietFrames = 0
     private var inSpeech = false
 
@@ -166,11 +164,10 @@ public struct EnergyEndpointer: Sendable {
     public var utteranceSoFar: [Int16] { utterance }
 
     /// Ends the utterance under way now (someone finished a phrase and needs no more quiet to
-    /// be sure) and returns it; nil outside one. It is returned however little of it was loud:
-    /// a phrase was heard in it ("sleep" in a loud room is loud for a quarter second or less).
+    /// be sure) and returns it; nil outside one.
     public mutating func endNow() -> [Int16]? {
         guard inSpeech else { return nil }
-        return finishUtterance(keepingShort: true)
+        return finishUtterance()
     }
 
     /// Feeds audio; returns each utterance completed by it.
@@ -223,7 +220,6 @@ public struct EnergyEndpointer: Sendable {
             if loudFrames >= frames(settings.minimumSpeech) {
                 inSpeech = true
                 quietFrames = 0
-                loudInUtterance = loudFrames
                 utterance = history.flatMap { $0 }
                 history.removeAll()
             }
@@ -231,17 +227,16 @@ public struct EnergyEndpointer: Sendable {
         }
         utterance += frame
         quietFrames = loud ? 0 : quietFrames + 1
-        if loud { loudInUtterance += 1 }
         let tooLong = utterance.count >= frames(settings.maximumUtterance) * Self.frameLength
         guard quietFrames >= frames(settings.endSilence) || tooLong else { return nil }
         return finishUtterance()
     }
 
-    private mutating func finishUtterance(keepingShort: Bool = false) -> [Int16]? {
+    private mutating func finishUtterance() -> [Int16] {
         inSpeech = false
         loudFrames = 0
         lastTrailingQuiet = Double(quietFrames) / 100
         defer { utterance = [] }
-        return keepingShort || loudInUtterance >= frames(settings.minimumLoud) ? utterance : nil
+        return utterance
     }
 }

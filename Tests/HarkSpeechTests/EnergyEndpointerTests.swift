@@ -62,12 +62,21 @@ import Testing
     }
 
     @Test func dropsATailTooShortToBeSpeech() {
-        // 0.2 s of sound starts an utterance (more than minimumSpeech) but has less loud audio
-        // than minimumLoud: the tail of a word, not a request.
+        // 0.12 s of sound in all (a burst long enough to start an utterance, then a fainter
+        // tail) has less loud audio than minimumLoud: the tail of a word or a knock, not a request.
         var endpointer = EnergyEndpointer()
-        let audio = Self.tone(1, amplitude: 30) + Self.tone(0.2, amplitude: 8000) + Self.tone(1, amplitude: 30)
+        let audio = Self.tone(1, amplitude: 30) + Self.tone(0.12, amplitude: 8000) + Self.tone(1, amplitude: 30)
         #expect(endpointer.feed(audio).isEmpty)
         #expect(!endpointer.isInSpeech)
+    }
+
+    @Test func keepsAShortCrispWord() {
+        // "one" said crisply in a quiet room is loud for about 0.2 s: a request, not a tail.
+        var endpointer = EnergyEndpointer()
+        let audio = Self.tone(1, amplitude: 30) + Self.tone(0.2, amplitude: 8000) + Self.tone(1, amplitude: 30)
+        let utterances = endpointer.feed(audio)
+        #expect(utterances.count == 1)
+        #expect(Double(utterances.first?.count ?? 0) / 16_000 >= 0.2)
     }
 
     @Test func findsWhereASoundStops() {
