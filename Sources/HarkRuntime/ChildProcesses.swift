@@ -26,16 +26,24 @@ enum ChildProcesses {
     nonisolated(unsafe) private static var running: [ObjectIdentifier: HandlerProcess] = [:]
     nonisolated(unsafe) private static var exitHookInstalled = false
 
+    /// Arranges for `stopAll` to run at exit, once. Called before the first program is spawned,
+    /// not after: a program runs as soon as it is spawned, and an exit between its spawn and
+    /// `started` (a Ctrl-C the moment the program wrote its first output, under load) otherwise
+    /// found no hook and left it running.
+    static func stopAllAtExit() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !exitHookInstalled else { return }
+        exitHookInstalled = true
+        if atexit({ ChildProcesses.stopAll() }) != 0 {
+            HandlerProcess.report("could not arrange for handler programs to be stopped when Hark exits")
+        }
+    }
+
     static func started(_ process: HandlerProcess) {
         lock.lock()
         defer { lock.unlock() }
         running[ObjectIdentifier(process)] = process
-        if !exitHookInstalled {
-            exitHookInstalled = true
-            if atexit({ ChildProcesses.stopAll() }) != 0 {
-                HandlerProcess.report("could not arrange for handler programs to be stopped when Hark exits")
-            }
-        }
     }
 
     /// Its stop is complete (SIGKILL went to its group): nothing is left to do at exit.

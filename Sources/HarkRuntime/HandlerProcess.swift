@@ -79,6 +79,7 @@ final class HandlerProcess: @unchecked Sendable {
         // ETXTBSY: another thread's child, between its start and its exec, still holds a descriptor
         // the script was written through (a test writing its handler, an app being installed).
         // It goes at that child's exec, a moment later.
+        ChildProcesses.stopAllAtExit()
         ChildProcesses.spawning.lock()
         defer { ChildProcesses.spawning.unlock() }
         guard !ChildProcesses.exiting else {
