@@ -50,8 +50,6 @@ public struct WakeWordBenchmark: Sendable {
     public var denoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
     /// Common words candidates are checked against (`WakeWordConfiguration.otherWords`).
     public var otherWords: [String] = []
-    /// What each phrase adds to the verifier's odds (`WakePhraseCalibration`).
-    public var calibration = WakePhraseCalibration()
     /// Also hear every stream with plain pocketsphinx's keyword search (`PlainKeywordSpotter`).
     public var baseline = false
 
@@ -182,7 +180,6 @@ public struct WakeWordBenchmark: Sendable {
         configuration.meanGate = meanGate
         configuration.denoisesAbove = denoisesAbove
         configuration.otherWords = otherWords
-        configuration.calibration = calibration
         return configuration
     }
 
@@ -354,7 +351,6 @@ public struct WakeWordBenchmark: Sendable {
         report.amplifiesFaintVoices = amplifiesFaintVoices
         report.denoisesAbove = denoisesAbove
         report.otherWords = otherWords.count
-        report.calibration = calibration.offsets
         report.proposalThreshold = proposalThreshold
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)

@@ -73,8 +73,6 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var denoisesAbove: Double?
     /// How many common words a likely candidate was checked against (`WakeWordConfiguration.otherWords`); 0 for none.
     public var otherWords = 0
-    /// What each phrase added to the verifier's odds (`WakePhraseCalibration`); nil or empty for none.
-    public var calibration: [String: Double]?
     /// The search score per frame from which a candidate got a second look (`WakeWordConfiguration.proposalThreshold`).
     public var proposalThreshold = WakeWordSpotter.proposalThreshold
     public var positives: [WakeWordBenchmark.Positive] = []
@@ -211,9 +209,6 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         lines.append("noise suppression: " + (denoisesAbove.map { String(format: "while the room is louder than %g dBFS", $0) } ?? "never"))
         lines.append(String(format: "proposals: a second look at candidates whose search scores %g or more a frame", proposalThreshold))
         lines.append("other words: " + (otherWords > 0 ? "\(otherWords) common words checked against a likely wake word" : "none"))
-        let offsets = (calibration ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) " + String(format: "%+.2f", $0.value) }
-        lines.append("calibration: " + (offsets.isEmpty ? "none (every phrase judged by the verifier's odds alone)"
-                                                        : offsets.joined(separator: ", ") + " added to the verifier's odds"))
         return lines.joined(separator: "\n")
     }
 }

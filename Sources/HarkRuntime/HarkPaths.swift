@@ -78,14 +78,6 @@ public enum HarkPaths {
         return try OtherWords.read(list)
     }
 
-    /// The installed wake-phrase calibration (models/wake-phrases.tsv, `WakePhraseCalibration`);
-    /// none when there is no such file.
-    public static func installedWakeCalibration(in models: URL?) throws(RecognitionError) -> WakePhraseCalibration {
-        guard let file = models?.appendingPathComponent("wake-phrases.tsv"),
-              FileManager.default.fileExists(atPath: file.path) else { return WakePhraseCalibration() }
-        return try WakePhraseCalibration.read(file)
-    }
-
     /// The running executable. Run as "hark" from PATH, the first argument names no folder, so
     /// the kernel's link to the executable is read first.
     static func executable() -> URL {

@@ -33,12 +33,9 @@ public struct LiveSettings: Sendable, Equatable {
     /// suppression, nil never to (see `WakeWordSpotter.denoisingRoomLevel`).
     public var wakeDenoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
     /// Common words a likely wake word is checked against (`WakeWordConfiguration.otherWords`):
-    /// nil for the installed list, models/other-words.txt, which `readWakeModels(models:)`
+    /// nil for the installed list, models/other-words.txt, which `readWakeOtherWords(models:)`
     /// reads; empty never to check.
     public var wakeOtherWords: [String]?
-    /// What each measured wake phrase adds to the verifier's odds (`WakePhraseCalibration`):
-    /// the installed models/wake-phrases.tsv once `readWakeModels(models:)` has read it.
-    public var wakeCalibration = WakePhraseCalibration()
     /// Brings a voice the microphone barely catches up to a usual level before the wake word is
     /// listened for (`WakeWordConfiguration.amplifiesFaintVoices`, `FaintVoiceGain`).
     public var wakeAmplifiesFaintVoices = false
@@ -96,19 +93,15 @@ public struct LiveSettings: Sendable, Equatable {
         configuration.pronunciations = wakePronunciations
         configuration.denoisesAbove = wakeDenoisesAbove
         configuration.otherWords = wakeOtherWords ?? []
-        configuration.calibration = wakeCalibration
         configuration.amplifiesFaintVoices = wakeAmplifiesFaintVoices
         configuration.acousticTransform = wakeAcousticTransform
         configuration.tentativeOdds = tentativeWakeOdds
         return configuration
     }
 
-    /// Reads what the models folder adds to the wake word: the wake-phrase calibration
-    /// (`HarkPaths.installedWakeCalibration(in:)`), and the installed list of other words
-    /// (`HarkPaths.otherWords(in:)`) when the settings named none; without one installed, the
-    /// wake word is not checked so.
-    public mutating func readWakeModels(models: URL?) throws(RecognitionError) {
-        wakeCalibration = try HarkPaths.installedWakeCalibration(in: models)
+    /// Reads the installed list of other words (`HarkPaths.otherWords(in:)`) for the wake word
+    /// when the settings named none; without one installed, the wake word is not checked so.
+    public mutating func readWakeOtherWords(models: URL?) throws(RecognitionError) {
         guard wakeOtherWords == nil else { return }
         wakeOtherWords = try HarkPaths.installedOtherWords(in: models)
     }

@@ -52,9 +52,6 @@ public struct WakeWordConfiguration: Sendable {
     /// verifier finds likely enough is checked against (`WakeWordVerifier.otherWordsGap`), or
     /// none for no such check. Needs the verifier.
     public var otherWords: [String] = []
-    /// What each measured phrase adds to the verifier's log odds (`WakePhraseCalibration`, the
-    /// installed models/wake-phrases.tsv); empty leaves every phrase's odds as they are.
-    public var calibration = WakePhraseCalibration()
     /// Log odds from which a candidate below the threshold is reported as tentative
     /// (`WakeWordDetection.isTentative`), or nil to report only those reaching it. The live loop
     /// listens on after a tentative wake word without a sound and acts only on a request it

@@ -419,7 +419,7 @@ public final class WakeWordSpotter {
                 (detection.evidence, detection.confidence) = try secondLook.look { (verifier) throws(RecognitionError) in
                     let window = try verifier.cepstra(of: windowAudio)
                     var evidence = try verifier.evidence(phones: spelling.phones, in: window, searchScore: score)
-                    let odds = secondLook.model.logOdds(evidence) + configuration.calibration.offset(for: spelling.phrase)
+                    let odds = secondLook.model.logOdds(evidence)
                     // The check can only lower the odds, so while listening only a candidate that
                     // would wake Hark is checked; a benchmark sweeping the threshold needs more. A
                     // tentative one is not: the request after it must bear it out anyway, and checking

@@ -70,9 +70,6 @@ struct BenchWake: ParsableCommand {
     @Option(help: ArgumentHelp("Check the candidates the verifier finds likely against these common words (one a line), or none not to. Without it, the installed models/other-words.txt, as hark listen does.", valueName: "file|none"))
     var otherWords: String?
 
-    @Option(help: ArgumentHelp("What each phrase adds to the verifier's odds (a table as models/wake-phrases.tsv), or none to judge every phrase by the odds alone. Without it, the installed models/wake-phrases.tsv, as hark listen does.", valueName: "file|none"))
-    var calibration: String?
-
     @Option(help: ArgumentHelp("Threads decoding at once.", valueName: "n"))
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -128,7 +125,6 @@ struct BenchWake: ParsableCommand {
             benchmark.meanGate = try meanGateLevel(meanGate)
             benchmark.denoisesAbove = try denoisingLevel(denoiseAbove)
             benchmark.otherWords = try RecognizerOptions.otherWordsListOrInstalled(otherWords)
-            benchmark.calibration = try Self.readCalibration(calibration)
             benchmark.baseline = baseline
             // Before the bar: the cost is measured first, on one spotter alone, and takes a while.
             printError("hark: measuring what listening costs (one spotter, ten minutes of speech and one of quiet; about half a minute)")
@@ -142,20 +138,6 @@ struct BenchWake: ParsableCommand {
             if let markdown { try writeMarkdown(report.markdown(), to: markdown) }
         } catch {
             throw fail(error)
-        }
-    }
-}
-
-extension BenchWake {
-    /// The calibration `--calibration` names: a table, none, or (not given) the installed one.
-    static func readCalibration(_ given: String?) throws -> WakePhraseCalibration {
-        switch given {
-        case "none": return WakePhraseCalibration()
-        case let path?:
-            do { return try WakePhraseCalibration.read(URL(fileURLWithPath: path)) } catch {
-                throw ValidationError(error.message)
-            }
-        case nil: return try HarkPaths.installedWakeCalibration(in: HarkPaths.modelsDirectory())
         }
     }
 }

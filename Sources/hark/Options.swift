@@ -317,9 +317,9 @@ extension LiveSettings {
             throw ValidationError("the wake phrase \"\(wakePhrase)\" cannot be pronounced: \(error)")
         }
         do {
-            try readWakeModels(models: models)
+            try readWakeOtherWords(models: models)
         } catch {
-            throw ValidationError("the wake word's models cannot be read: \(error.message)")
+            throw ValidationError("the wake word's other words cannot be read: \(error.message)")
         }
     }
 }

@@ -102,7 +102,7 @@ struct Serve: AsyncParsableCommand {
             for problem in assistant.startupProblems { logger.warning("\(problem)") }
             var live = try HarkConfigFile.load().live
             try live.pronounceWakePhrase(models: HarkPaths.modelsDirectory())
-            try live.readWakeModels(models: HarkPaths.modelsDirectory())
+            try live.readWakeOtherWords(models: HarkPaths.modelsDirectory())
             live.chooseWakeAdaptation(recognizer)
             // More than one text spoken at once: espeak-ng keeps one engine per process, so the
             // other cores each get a worker process (started when first needed).

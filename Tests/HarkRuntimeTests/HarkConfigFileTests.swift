@@ -69,31 +69,14 @@ struct HarkConfigFileTests {
         let models = Fixtures.root.appendingPathComponent("models")
         let installed = try OtherWords.read(models.appendingPathComponent("other-words.txt"))
         var settings = LiveSettings()
-        try settings.readWakeModels(models: models)
+        try settings.readWakeOtherWords(models: models)
         #expect(settings.wakeWord.otherWords == installed)
         var never = try HarkConfigFile.parse("wake_other_words: never", file: "hark.yaml").live
-        try never.readWakeModels(models: models)
+        try never.readWakeOtherWords(models: models)
         #expect(never.wakeWord.otherWords.isEmpty)
         var uninstalled = LiveSettings()
-        try uninstalled.readWakeModels(models: try temporaryDirectory())
+        try uninstalled.readWakeOtherWords(models: try temporaryDirectory())
         #expect(uninstalled.wakeWord.otherWords.isEmpty)
-    }
-
-    @Test func theWakeWordIsJudgedThroughTheInstalledCalibration() throws {
-        let models = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: models) }
-        var uninstalled = LiveSettings()
-        try uninstalled.readWakeModels(models: models)
-        #expect(uninstalled.wakeWord.calibration == WakePhraseCalibration())
-        try "# offsets\nhey chatterbox\t1.5\n".write(to: models.appendingPathComponent("wake-phrases.tsv"), atomically: true, encoding: .utf8)
-        var settings = LiveSettings()
-        try settings.readWakeModels(models: models)
-        #expect(settings.wakeWord.calibration.offset(for: "hey chatterbox") == 1.5)
-        #expect(settings.wakeWord.calibration.offset(for: "jarvis") == 0)
-        // A table it cannot read is refused, not passed over.
-        try "jarvis 2\n".write(to: models.appendingPathComponent("wake-phrases.tsv"), atomically: true, encoding: .utf8)
-        var broken = LiveSettings()
-        #expect(throws: RecognitionError.self) { try broken.readWakeModels(models: models) }
     }
 
     @Test func theWakeWordListensThroughTheAdaptationItIsGiven() {
