@@ -241,7 +241,8 @@ bench-ha: release wyoming-client
 	    || python3 -m pip install --quiet --break-system-packages hassil==3.13.1 home-assistant-intents==2026.12.1
 	@mkdir -p bench-out/ha
 	python3 bench/bench-ha.py --hark $(RELEASE_HARK) --home bench/ha-home.yaml --out bench-out/ha --json bench-out/ha/report.json \
-	    --spoken $(HA_SPOKEN)
+	    --spoken $(HA_SPOKEN) --markdown bench-out/ha/table.md
+	$(UPDATE_FIGURES) bench-ha bench-out/ha/table.md --measured "$(MEASURED), home-assistant-intents $$(python3 -c 'import importlib.metadata as m; print(m.version("home-assistant-intents"))'), hassil $$(python3 -c 'import importlib.metadata as m; print(m.version("hassil"))')"
 
 # hark serve under load: 8 reference Wyoming clients streaming real recordings at the pace of speech
 # and holding conversations for 2 minutes, then every kind of malformed input (bench/serve-load.py).

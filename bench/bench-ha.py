@@ -140,6 +140,18 @@ def speak_and_decode(args, app, reference):
             print("  " + line)
 
 
+def summary_table(total, sentences, seconds, in_area, in_area_right, not_right):
+    """The run's figures as docs/benchmarks.md keeps them: the totals, then each sentence not understood."""
+    lines = ["| sentences | understood as hassil understands them | missed | **wrong actions** | said in a satellite's area: right | per sentence |",
+             "|---|---|---|---|---|---|",
+             f"| {sentences} | {total['right']} ({100 * total['right'] / max(sentences, 1):.1f} %) | {total['missed']} "
+             f"| **{total['wrong']}** | {in_area_right} of {in_area} | {1000 * seconds / max(sentences, 1):.1f} ms |"]
+    if not_right:
+        lines += ["", "Not understood as hassil understands them:"]
+        lines += [f"- \"{o['text']}\" ({o['intent']}): {o['verdict']}" for o in not_right[:20]]
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hark", required=True)
@@ -147,6 +159,7 @@ def main():
     parser.add_argument("--out", required=True, help="folder for the imported app and the report")
     parser.add_argument("--per-intent", type=int, default=60, help="sentences drawn from each intent at most")
     parser.add_argument("--json", help="write every sentence's outcome here")
+    parser.add_argument("--markdown", help="write the summary here as docs/benchmarks.md keeps it (bench/update-figures.py)")
     parser.add_argument("--spoken", type=int, default=0,
                         help="also speak this many of the sentences (espeak-ng and flite voices) and decode them with "
                              "hark bench beside plain pocketsphinx")
@@ -256,6 +269,12 @@ def main():
         print("wrong actions (first 20):")
         for outcome in wrong[:20]:
             print(f"  \"{outcome['text']}\": hassil {outcome['intent']} {outcome['slots']}, Hark {outcome['hark']}")
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as handle:
+            handle.write(summary_table(total, n, seconds, sum(1 for o in outcomes if o["room"]),
+                                       sum(1 for o in outcomes if o["room"] and o["verdict"] == "right"),
+                                       [o for o in outcomes if o["verdict"] != "right"]))
+        print(f"table written to {args.markdown}")
     if args.spoken:
         speak_and_decode(args, app, reference)
     if args.json:
