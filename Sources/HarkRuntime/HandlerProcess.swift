@@ -1,4 +1,3 @@
-import CHandlerSpawn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -68,17 +67,6 @@ final class HandlerProcess: @unchecked Sendable {
         }
         let (stdin, stdout, stderr, wake) = (made[0], made[1], made[2], made[3])
         let theirs = [stdin.read, stdout.write, stderr.write]
-        var pid: pid_t = 0
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        guard !argv.dropLast().contains(nil), !envp.dropLast().contains(nil) else {
-            for ends in made { closeReporting(ends.read); closeReporting(ends.write) }
-            throw HandlerStartFailure("\(executable): out of memory for its arguments")
-        }
-        // ETXTBSY: another thread's child, between its start and its exec, still holds a descriptor
-        // the script was written through (a test writing its handler, an app being installed).
-        // It goes at that child's exec, a moment later.
         ChildProcesses.stopAllAtExit()
         ChildProcesses.spawning.lock()
         defer { ChildProcesses.spawning.unlock() }
@@ -86,16 +74,16 @@ final class HandlerProcess: @unchecked Sendable {
             for ends in made { closeReporting(ends.read); closeReporting(ends.write) }
             throw HandlerStartFailure("\(executable): not started, Hark is exiting")
         }
-        var result = hark_handler_spawn(executable, argv, envp, directory, stdin.read, stdout.write, stderr.write, &pid)
-        for attempt in 1...20 where result == ETXTBSY {
-            usleep(useconds_t(5_000 * attempt))
-            result = hark_handler_spawn(executable, argv, envp, directory, stdin.read, stdout.write, stderr.write, &pid)
-        }
+        let spawned = CleanSpawn.spawn(executable, arguments: arguments, environment: environment, directory: directory,
+                                       input: stdin.read, output: stdout.write, errors: stderr.write)
         // Hark's copies of the program's ends: closed, so that the program alone holds them.
         for descriptor in theirs { closeReporting(descriptor) }
-        guard result == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let failure):
             for descriptor in [stdin.write, stdout.read, stderr.read, wake.read, wake.write] { closeReporting(descriptor) }
-            throw HandlerStartFailure("\(executable): \(String(cString: strerror(result)))")
+            throw HandlerStartFailure(failure.description)
         }
         // Writes must not block past a request's deadline when the program does not read.
         let flags = fcntl(stdin.write, F_GETFL)
@@ -111,10 +99,11 @@ final class HandlerProcess: @unchecked Sendable {
     }
 
     private static func pipe() throws(HandlerStartFailure) -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [-1, -1]
-        let result = hark_handler_pipe(&ends)
-        guard result == 0 else { throw HandlerStartFailure("could not make a pipe: \(String(cString: strerror(result)))") }
-        return (ends[0], ends[1])
+        do {
+            return try CleanSpawn.pipe()
+        } catch {
+            throw HandlerStartFailure(error.description)
+        }
     }
 
     // MARK: Requests

@@ -1,4 +1,5 @@
 import Foundation
+import HarkRuntime
 public import Logging
 
 /// Announces the server on the local network as a `_wyoming._tcp` service through Avahi, the way
@@ -14,18 +15,24 @@ public import Logging
 /// the write end, the shell reads end-of-file and stops the announcer. (A parent-death signal
 /// would not do: it fires when the thread that started the child exits, and Swift's threads come
 /// and go.)
-public final class ZeroconfAnnouncement {
+public final class ZeroconfAnnouncement: @unchecked Sendable {
+    // @unchecked: `stopping` and `ended` are read and written under `lock`.
     public static let serviceType = "_wyoming._tcp"
     public let name: String
     public let port: Int
-    private let process: Process
+    /// The announcer's shell (see `tiedToHark`).
+    private let pid: pid_t
     /// The write end of the pipe the announcer's shell waits on; closed, it stops the announcer.
-    private let lifeline: FileHandle
+    private let lifeline: Int32
+    private let lock = NSCondition()
+    private var stopping = false
+    private var ended = false
 
     /// Runs the announcer (`$@`) until it ends or standard input reaches its end, then stops it:
-    /// SIGTERM, and SIGKILL a second later (a child keeps the signal mask of the thread that
-    /// started it, and the server's threads block SIGTERM). Background jobs read /dev/null
-    /// unless told otherwise, hence the copy of standard input on descriptor 3.
+    /// SIGTERM, and SIGKILL a second later. Background jobs read /dev/null unless told otherwise,
+    /// hence the copy of standard input on descriptor 3. Started by `CleanSpawn`, with no signal
+    /// blocked: started with SIGCHLD blocked (as Foundation's Process left it, from the server's
+    /// threads), the shell waited for the announcer forever once Hark was gone.
     static let tiedToHark = """
         exec 3<&0
         "$@" </dev/null 3<&- &
@@ -47,28 +54,48 @@ public final class ZeroconfAnnouncement {
         }
         self.name = name
         self.port = port
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", Self.tiedToHark, "hark-zeroconf", executable.path, "-s", name, Self.serviceType, String(port)]
-        let said = Pipe()
-        process.standardError = said
-        process.standardOutput = said
-        let lifeline = Pipe()
-        process.standardInput = lifeline
-        // Avahi reports on stderr: "Established under name …" once the name is announced, or why not.
-        let reader = said.fileHandleForReading
-        process.terminationHandler = { ended in
-            logger.warning("zeroconf: \(program) ended (status \(ended.terminationStatus)); Hark is no longer announced, but goes on serving")
-        }
+        let lifeline: (read: Int32, write: Int32), said: (read: Int32, write: Int32)
         do {
-            try process.run()
+            lifeline = try CleanSpawn.pipe()
+            do { said = try CleanSpawn.pipe() } catch {
+                close(lifeline.read)
+                close(lifeline.write)
+                throw error
+            }
         } catch {
-            throw ServerError(.zeroconf, "zeroconf: could not start \(executable.path): \(error)")
+            throw ServerError(.zeroconf, "zeroconf: \(error)")
         }
-        self.process = process
-        self.lifeline = lifeline.fileHandleForWriting
-        // The shell's end is its own now; a copy left open here would keep the pipe from closing.
-        try? lifeline.fileHandleForReading.close()
+        let spawned = CleanSpawn.spawn("/bin/sh", arguments: ["-c", Self.tiedToHark, "hark-zeroconf", executable.path, "-s", name,
+                                                              Self.serviceType, String(port)],
+                                       environment: ProcessInfo.processInfo.environment, directory: "/",
+                                       input: lifeline.read, output: said.write, errors: said.write)
+        // The shell's ends are its own now; a copy left open here would keep its pipes from closing.
+        close(lifeline.read)
+        close(said.write)
+        switch spawned {
+        case .success(let pid): self.pid = pid
+        case .failure(let failure):
+            close(lifeline.write)
+            close(said.read)
+            throw ServerError(.zeroconf, "zeroconf: could not start \(executable.path): \(failure)")
+        }
+        self.lifeline = lifeline.write
+        let pid = self.pid
+        Thread { [self] in
+            var status: Int32 = 0
+            var result: pid_t
+            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+            lock.lock()
+            ended = true
+            let expected = stopping
+            lock.broadcast()
+            lock.unlock()
+            if !expected {
+                logger.warning("zeroconf: \(program) ended (status \((status >> 8) & 0xff)); Hark is no longer announced, but goes on serving")
+            }
+        }.start()
+        // Avahi reports on stderr: "Established under name …" once the name is announced, or why not.
+        let reader = FileHandle(fileDescriptor: said.read, closeOnDealloc: true)
         DispatchQueue(label: "hark.zeroconf").async {
             while let line = Self.readLine(reader) {
                 if line.hasPrefix("Established") {
@@ -84,14 +111,16 @@ public final class ZeroconfAnnouncement {
     /// withdraws a client's announcements when the client goes away, whether it was asked to end
     /// or killed (checked with avahi-browse).
     public func stop() {
-        process.terminationHandler = nil
-        try? lifeline.close()
-        guard process.isRunning else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopping else { return }
+        stopping = true
+        close(lifeline)
         // The shell stops the announcer within a second of the pipe closing; this is the backstop.
         let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        while !ended && lock.wait(until: deadline) {}
+        if !ended { kill(pid, SIGKILL) }
+        while !ended { lock.wait() }
     }
 
     deinit {

@@ -259,6 +259,11 @@ import Testing
         }
         let announcer = try #require(lines.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) })
         #expect(kill(announcer, 0) == 0, "the stand-in avahi-publish is not running")
+        // The shell that ties it to Hark (its parent) must end too, not wait on forever.
+        let stat = try String(contentsOfFile: "/proc/\(announcer)/stat", encoding: .utf8)
+        let afterName = try #require(stat.range(of: ") ", options: .backwards))
+        let shell = try #require(Int32(stat[afterName.upperBound...].split(separator: " ")[1]))
+        #expect(shell != server.processIdentifier)
         kill(server.processIdentifier, SIGKILL)
         server.waitUntilExit()
         for _ in 0..<100 where !lines.contains("withdrawn") {
@@ -266,6 +271,7 @@ import Testing
             lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         }
         #expect(lines.last == "withdrawn", "avahi-publish outlived Hark: \(lines)")
+        #expect(await eventually(within: 5) { processIsGone(shell) }, "the announcer's shell \(shell) outlived Hark")
     }
 
     /// A stand-in for Avahi's avahi-publish, in a folder of its own to put first on PATH: it writes
