@@ -19,11 +19,13 @@ extension BenchmarkReport {
         let groups = folders.map { folder in (folder, outcomes.filter { $0.folder == folder }) }
             + (folders.count > 1 ? [("all", outcomes)] : [])
         for (name, group) in groups {
-            let tally = MarkdownTally(group, threshold: threshold, askBand: band)
-            var row = "| \(name) | \(tally.commands) | \(tally.right) / \(tally.asked) / **\(tally.wrong)** | "
-                + "\(tally.falseAcceptances) of \(tally.toReject)"
-            if hasBaseline {
-                row += " | \(tally.plainRight) / **\(tally.plainWrong)** | \(tally.plainFalseAcceptances) of \(tally.toReject)"
+            // The same counts as the whole report's, for this group alone.
+            let figures = BenchmarkReport(outcomes: group, threshold: threshold)
+            let asked = Self.asking(group, threshold: threshold, band: band).commandsRight
+            var row = "| \(name) | \(figures.mustAccept) | \(figures.commandsAccepted) / \(asked) / **\(figures.misrecognitions)** | "
+                + "\(figures.falseAcceptances) of \(figures.mustReject)"
+            if let plain = figures.baseline {
+                row += " | \(plain.commandsAccepted) / **\(plain.misrecognitions)** | \(plain.falseAcceptances) of \(figures.mustReject)"
             }
             lines.append(row + " |")
         }
@@ -35,33 +37,5 @@ extension BenchmarkReport {
                      + String(format: "%.0f", decodeLatencyP95 * 1000) + " ms, peak "
                      + String(format: "%.0f", peakResidentMegabytes) + " MB.")
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// One group's counts for the table.
-private struct MarkdownTally {
-    var commands = 0, right = 0, asked = 0, wrong = 0, toReject = 0, falseAcceptances = 0
-    var plainRight = 0, plainWrong = 0, plainFalseAcceptances = 0
-
-    init(_ outcomes: [BenchmarkOutcome], threshold: Double, askBand: Double) {
-        for outcome in outcomes {
-            let acted = outcome.accepted(at: threshold)
-            let plainActed = outcome.baseline?.understood ?? false
-            if outcome.mustReject {
-                toReject += 1
-                if acted { falseAcceptances += 1 }
-                if plainActed { plainFalseAcceptances += 1 }
-                continue
-            }
-            commands += 1
-            if acted {
-                if outcome.commandRight { right += 1 } else { wrong += 1 }
-            } else if outcome.understood, outcome.commandRight, outcome.margin >= threshold - askBand {
-                asked += 1
-            }
-            if plainActed {
-                if outcome.baseline?.commandRight == true { plainRight += 1 } else { plainWrong += 1 }
-            }
-        }
     }
 }
