@@ -22,6 +22,7 @@ import itertools
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -98,6 +99,29 @@ async def hark_recognize(port, requests):
 
 
 VOICES = [("espeak-ng", "en-us"), ("flite", "slt"), ("espeak-ng", "en-gb"), ("flite", "rms"), ("flite", "awb")]
+
+
+# What a person says where Home Assistant's sentences take any words (its wildcard lists).
+WILDCARD_WORDS = {
+    "search_query": ["miles davis", "the morning news", "jazz"],
+    "timer_name": ["pasta", "boiled eggs"],
+    "timer_command": ["turn off the oven", "open the blinds"],
+    "message": ["dinner is ready", "time to go"],
+    "shopping_list_item": ["oat milk", "paper towels"],
+    "todo_list_item": ["call the plumber", "oat milk"],
+    "zone": ["gym", "school"],
+}
+
+
+def said_as_people_say(sentence):
+    """`sentence` with each wildcard's name hassil sampled ("{search_query}") said as words a
+    person would say there, chosen by the sentence so each run draws the same."""
+    def words(found):
+        choices = WILDCARD_WORDS.get(found.group(1))
+        if not choices:
+            return found.group(0)
+        return choices[sum(map(ord, sentence)) % len(choices)]
+    return re.sub(r"\{(\w+)\}", words, sentence)
 
 
 def sidecar_value(value):
@@ -191,7 +215,9 @@ def main():
                                                                  language="en"), 400))
                 except MissingListError:
                     continue
-                # A wildcard's words are anyone's: hassil samples its name, which is no request.
+                # A wildcard's words are anyone's: hassil samples its name ("{search_query}"), which
+                # is no request, so each is said as one of a few things a person would say there.
+                ways = [said_as_people_say(way) for way in ways]
                 ways = [way for way in ways if "{" not in way]
                 drawn[intent_name].update(random.sample(ways, min(len(ways), 4)))
     sentences = []

@@ -1,4 +1,5 @@
 import Foundation
+import HarkIntents
 
 /// An app made from another assistant's sentences, before it is written as an app.yaml: its
 /// intents, their phrases, and for each parameter the words it can be said with.
@@ -43,10 +44,15 @@ public struct ImportedApp: Sendable, Equatable {
 
         /// Adds a phrase, unless the same phrase with the same fixed slots is there already;
         /// `values` are the ids each parameter can take in it.
+        ///
+        /// The same phrase from two blocks is one phrase only where their values differ in one
+        /// parameter at most: "is <name> <state>" for covers (closed) and for occupancy sensors
+        /// (clear) as one would let a window sensor be asked whether it is "closed" as a cover.
         mutating func addPhrase(_ phrase: String, presets fixed: [String: String], fromRoom room: [String] = [],
                                 values: [String: [String]] = [:]) {
             if let index = phrases.indices.first(where: {
                 phrases[$0] == phrase && (presets[$0] ?? [:]) == fixed && (fromRoom[$0] ?? []) == room
+                    && Self.differInOneAtMost(saidValues[$0] ?? [:], values)
             }) {
                 saidValues[index, default: [:]].merge(values) { $0 + $1 }
                 return
@@ -55,6 +61,14 @@ public struct ImportedApp: Sendable, Equatable {
             if !room.isEmpty { fromRoom[phrases.count] = room }
             saidValues[phrases.count] = values
             phrases.append(phrase)
+        }
+
+        /// Whether two phrases' values differ in no more than one parameter, so that the phrase
+        /// taking the values of both allows no pairing of values neither allowed.
+        static func differInOneAtMost(_ first: [String: [String]], _ second: [String: [String]]) -> Bool {
+            Set(first.keys).union(second.keys).filter { name in
+                first[name].map(Set.init) != second[name].map(Set.init)
+            }.count <= 1
         }
 
         /// A phrase that says a parameter with fewer values than the parameter has everywhere
@@ -75,6 +89,22 @@ public struct ImportedApp: Sendable, Equatable {
         mutating func addFreeText(parameter name: String) {
             guard !parameters.contains(where: { $0.name == name }) else { return }
             parameters.append(Parameter(name: name, values: [], isFreeText: true))
+        }
+
+        /// The name a slot's parameter takes in a sentence: `name`, unless the parameter of that
+        /// name does not `fit` (other values for the same words, or any words against a list's);
+        /// then the slot's name numbered ("state_2"), told to Wyoming clients by the slot's name.
+        /// `taken`: the names the sentence's other parameters have.
+        mutating func parameterName(for name: String, taken: [String], fits: (Parameter?) -> Bool) -> String {
+            guard !fits(parameters.first { $0.name == name }) else { return name }
+            let slot = slots[name] ?? name
+            var number = 2
+            while !fits(parameters.first { $0.name == "\(slot)_\(number)" }) || taken.contains("\(slot)_\(number)") {
+                number += 1
+            }
+            let renamed = "\(slot)_\(number)"
+            slots[renamed] = slot
+            return renamed
         }
 
         /// Adds a parameter's values, merged with those it already has.
@@ -217,8 +247,9 @@ public enum AppYAML {
         return lines.joined(separator: "\n")
     }
 
-    /// Words a wildcard takes when said inside a phrase.
-    static let freeTextWords = 4
+    /// Words a wildcard takes when said inside a phrase: as many as a Hark phrase allows, since
+    /// Home Assistant's take any number ("play the artist miles davis on the kitchen speaker").
+    static let freeTextWords = ParameterDefinition.maxWordsRange.upperBound
 
     /// A YAML double-quoted scalar.
     static func quoted(_ text: String) -> String {

@@ -109,23 +109,21 @@ public struct RhasspyImporter {
                 // told to Wyoming clients by the slot's name.
                 for index in parameters.indices {
                     let (name, values) = parameters[index]
-                    guard Self.conflicts(values, with: intent.parameters.first { $0.name == name }) else { continue }
-                    let slot = intent.slots[name] ?? name
-                    var number = 2
-                    while Self.conflicts(values, with: intent.parameters.first { $0.name == "\(slot)_\(number)" })
-                            || parameters.contains(where: { $0.0 == "\(slot)_\(number)" }) {
-                        number += 1
-                    }
-                    let renamed = "\(slot)_\(number)"
+                    let renamed = intent.parameterName(for: name, taken: parameters.map(\.0)) { !Self.conflicts(values, with: $0) }
+                    guard renamed != name else { continue }
                     parameters[index].0 = renamed
                     phrases = phrases.map { $0.replacingOccurrences(of: "<\(name)>", with: "<\(renamed)>") }
-                    intent.slots[renamed] = slot
                 }
-                if let wildcard = writer.freeTextParameters.first {
-                    if let problem = Self.freeTextProblem(in: phrase, parameter: wildcard) {
+                if var wildcard = writer.freeTextParameters.first {
+                    if let problem = Self.freeTextProblem(in: phrase, parameter: wildcard, wildcards: writer.freeTextParameters) {
                         note(sentence.line, in: sentence.file, "{\(wildcard)} is a wildcard (any words): \(problem); the sentence is left out")
                         continue
                     }
+                    // A slot said as any words here and as a list's values elsewhere ("who is at
+                    // {zone:state}", "is the door {state}") is two parameters, told by the slot's name.
+                    let renamed = intent.parameterName(for: wildcard, taken: parameters.map(\.0)) { $0?.isFreeText ?? true }
+                    phrases = phrases.map { $0.replacingOccurrences(of: "<\(wildcard)>", with: "<\(renamed)>") }
+                    wildcard = renamed
                     intent.addFreeText(parameter: wildcard)
                 }
                 for (parameter, values) in parameters + fromRoom {
@@ -232,15 +230,16 @@ public struct RhasspyImporter {
     /// value for each way it is said.
     static func conflicts(_ values: [ImportedApp.Value], with earlier: ImportedApp.Parameter?) -> Bool {
         guard let earlier else { return false }
+        if earlier.isFreeText { return true }
         return values.contains { value in earlier.values.contains { $0.spoken == value.spoken && $0.id != value.id } }
     }
 
     /// Why Hark cannot hold `phrase` with its free text, if it cannot (see `ManifestReader`).
-    static func freeTextProblem(in phrase: String, parameter: String) -> String? {
+    static func freeTextProblem(in phrase: String, parameter: String, wildcards: [String]) -> String? {
         guard let template = try? PhraseTemplate(phrase) else { return "the sentence cannot be written as a phrase" }
-        guard template.parameterNames == [parameter] else { return "a Hark phrase that says any words can say no other slot" }
+        guard Set(wildcards).count == 1 else { return "a Hark phrase says at most one wildcard, or nothing tells where one ends" }
         let sentences = PhraseExpansion.sentences(of: template) ?? []
-        guard !sentences.isEmpty, sentences.allSatisfy({ $0.filter { !$0.hasPrefix("<") }.count >= 2 }) else {
+        guard !sentences.isEmpty, sentences.allSatisfy({ $0.filter { $0 != "<\(parameter)>" }.count >= 2 }) else {
             return "a Hark phrase needs at least two other words around them, however it is said"
         }
         return nil

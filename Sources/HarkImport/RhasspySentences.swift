@@ -185,6 +185,20 @@ public struct TemplateReader {
                 continue
             }
             if character == ")" || character == "]" { throw Failure(reason: "unmatched \"\(character)\"") }
+            // "day[ ]light": a space that may be there or not, between two words: both ways.
+            if character == "[", position > 0, !characters[position - 1].isWhitespace, let last = parts.last,
+               let close = characters[position...].firstIndex(of: "]"), close > position + 1,
+               characters[(position + 1)..<close].allSatisfy(\.isWhitespace),
+               close + 1 < characters.count, !characters[close + 1].isWhitespace {
+                position = close + 1
+                let next = try part()
+                if let glued = Self.glue(last, next) {
+                    parts[parts.count - 1] = .alternatives([glued, Self.sequence([last, next])])
+                } else {
+                    parts.append(next)
+                }
+                continue
+            }
             // A part written against the one before, with no space ("fan[s]", "batter(y|ies)"),
             // is part of the same word.
             var touching = position > 0 && !characters[position - 1].isWhitespace && !"(|[".contains(characters[position - 1])

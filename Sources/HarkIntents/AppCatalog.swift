@@ -8,7 +8,10 @@ public struct AppCatalog: Sendable {
 
     public var apps: [AppManifest] {
         // Reviews of other apps are not these apps' reviews.
-        didSet { reviews = PhraseReviews() }
+        didSet {
+            reviews = PhraseReviews()
+            freeText = FreeTextGraph()
+        }
     }
 
     public init(apps: [AppManifest]) {
@@ -19,6 +22,10 @@ public struct AppCatalog: Sendable {
     /// phrase, and is asked for by loading, warnings and the dialogue alike (a home imported
     /// from Home Assistant, 800 phrases: 0.8 s a review).
     private var reviews = PhraseReviews()
+
+    /// The phrases that say free text as one word graph (`freeTextMatch`), made the first time
+    /// a request needs it.
+    var freeText = FreeTextGraph()
 
     private final class PhraseReviews: @unchecked Sendable {
         typealias Review = (problems: [ManifestError.Problem], shared: [ManifestError.Problem], sharing: Set<String>)
@@ -277,24 +284,7 @@ public struct AppCatalog: Sendable {
                 for (index, phrase) in intent.phrases.enumerated() {
                     // Free text inside a phrase is no grammar's: dictation hears it (`freeTextMatch`).
                     if Self.freeTextParameter(of: phrase, in: intent) != nil { continue }
-                    guard let options = intent.phraseOptions[index] else {
-                        grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent), template: phrase,
-                                                          parameterValues: parameterValues))
-                        continue
-                    }
-                    // A parameter limited by this phrase listens for its own list of values.
-                    var limited = parameterValues
-                    for (name, ids) in options.only {
-                        guard let parameter = intent.parameter(named: name), let key = parameterValues[name] else { continue }
-                        let onlyKey = key + "#only:" + ids.joined(separator: ",")
-                        limited[name] = onlyKey
-                        if grammar.values[onlyKey] == nil {
-                            let values = enumeratedValues(of: parameter, in: app).filter { ids.contains($0.identifier) }
-                            grammar.values[onlyKey] = ValueReader.spokenValues(of: parameter.type, enumerated: values)
-                        }
-                    }
-                    grammar.rules.append(Grammar.Rule(tag: Self.tag(app: app, intent: intent) + "#phrase.\(index)",
-                                                      template: phrase, parameterValues: limited))
+                    grammar.rules.append(rule(saying: index, of: intent, in: app, parameterValues: parameterValues, grammar: &grammar))
                 }
             }
             for (index, shortcut) in app.shortcuts.enumerated() {
@@ -307,71 +297,26 @@ public struct AppCatalog: Sendable {
         return grammar
     }
 
-    /// A phrase that says free text ("add <item> to my shopping list"): the grammar cannot
-    /// hold it, so it is matched on words dictation heard, its other words exactly.
-    public struct FreeTextPhrase: Sendable {
-        public var app: AppManifest
-        public var intent: IntentDefinition
-        public var parameter: ParameterDefinition
-        /// Every way of saying it, `<name>` standing for the free text.
-        public var sentences: [[String]]
-    }
-
-    /// Every app's phrases that say free text.
-    public var freeTextPhrases: [FreeTextPhrase] {
-        apps.flatMap { app in
-            app.intents.flatMap { intent in
-                intent.phrases.compactMap { phrase -> FreeTextPhrase? in
-                    guard let parameter = Self.freeTextParameter(of: phrase, in: intent),
-                          let sentences = PhraseExpansion.sentences(of: phrase) else { return nil }
-                    return FreeTextPhrase(app: app, intent: intent, parameter: parameter, sentences: sentences)
-                }
+    /// The grammar's rule for the intent's phrase number `index`: tagged "app.Intent", or
+    /// "app.Intent#phrase.N" when the phrase has options (`PhraseOptions`), a parameter it limits
+    /// listening for its own list of values (added to `grammar`).
+    func rule(saying index: Int, of intent: IntentDefinition, in app: AppManifest, parameterValues: [String: String],
+              grammar: inout Grammar) -> Grammar.Rule {
+        let phrase = intent.phrases[index]
+        guard let options = intent.phraseOptions[index] else {
+            return Grammar.Rule(tag: Self.tag(app: app, intent: intent), template: phrase, parameterValues: parameterValues)
+        }
+        var limited = parameterValues
+        for (name, ids) in options.only {
+            guard let parameter = intent.parameter(named: name), let key = parameterValues[name] else { continue }
+            let onlyKey = key + "#only:" + ids.joined(separator: ",")
+            limited[name] = onlyKey
+            if grammar.values[onlyKey] == nil {
+                let values = enumeratedValues(of: parameter, in: app).filter { ids.contains($0.identifier) }
+                grammar.values[onlyKey] = ValueReader.spokenValues(of: parameter.type, enumerated: values)
             }
         }
-    }
-
-    /// The request `words` make as a phrase that says free text: its other words said exactly,
-    /// in order, and between them one to `maxWords` words, which are the text. The first phrase
-    /// that fits wins; nil when none does.
-    public func freeTextMatch(_ words: [String]) -> IntentMatch? {
-        for (phrase, before, after) in freeTextSentences(around: words.count)
-        where words.starts(with: before) && words.suffix(after.count).elementsEqual(after) {
-            let text = words[before.count..<(words.count - after.count)].joined(separator: " ")
-            let value = IntentMatch.Value(value: ParameterValue(identifier: text, spoken: text), heard: text)
-            return IntentMatch(app: phrase.app, intent: phrase.intent, values: [phrase.parameter.name: value])
-        }
-        return nil
-    }
-
-    /// Ways `words` nearly make a phrase that says free text, in the phrases' order: all its other
-    /// words there, in order, but one (dictation's "and" for the phrase's "add"). Each is the
-    /// request as the phrase says it, with the phrase's word and the word heard in its place;
-    /// whether those sound alike is the caller's to judge (it takes the pronunciations).
-    public func freeTextNearMatches(_ words: [String]) -> [(request: [String], said: String, heard: String)] {
-        freeTextSentences(around: words.count).compactMap { _, before, after in
-            let heard = Array(words.prefix(before.count)) + Array(words.suffix(after.count))
-            let differing = zip(before + after, heard).filter { $0.0 != $0.1 }
-            guard differing.count == 1, let (said, misheard) = differing.first else { return nil }
-            return (before + words[before.count..<(words.count - after.count)] + after, said, misheard)
-        }
-    }
-
-    /// Every way of saying a free-text phrase that leaves one to `maxWords` of `count` words for
-    /// the text: the phrase, and its words before and after the text.
-    private func freeTextSentences(around count: Int) -> [(FreeTextPhrase, before: [String], after: [String])] {
-        freeTextPhrases.flatMap { phrase in
-            phrase.sentences.compactMap { sentence -> (FreeTextPhrase, before: [String], after: [String])? in
-                guard let slot = sentence.firstIndex(of: "<\(phrase.parameter.name)>") else { return nil }
-                let before = Array(sentence[..<slot]), after = Array(sentence[(slot + 1)...])
-                let longest = phrase.parameter.maxWords ?? ParameterDefinition.defaultMaxWords
-                return (1...longest).contains(count - before.count - after.count) ? (phrase, before, after) : nil
-            }
-        }
-    }
-
-    /// The free-text parameter `phrase` says, if it says one.
-    static func freeTextParameter(of phrase: PhraseTemplate, in intent: IntentDefinition) -> ParameterDefinition? {
-        phrase.parameterNames.lazy.compactMap { intent.parameter(named: $0) }.first { $0.type == .text }
+        return Grammar.Rule(tag: Self.tag(app: app, intent: intent) + "#phrase.\(index)", template: phrase, parameterValues: limited)
     }
 
     /// Puts the spoken values of each of the intent's parameters into the grammar; returns parameter → values key.

@@ -307,7 +307,7 @@ struct ManifestReader {
                     problem(at: item, "phrase \"\(source)\" names <\(reference)>, which is not a parameter of \(owner)")
                     continue
                 }
-                if parameter.type == .text { checkFreeText(in: template, named: reference, at: item) }
+                if parameter.type == .text { checkFreeText(in: template, named: reference, parameters: parameters, at: item) }
             }
             return template
         } catch {
@@ -328,15 +328,19 @@ struct ManifestReader {
     static let appPlaceholder = "<app>"
 
     /// Free text said inside a phrase ("add <item> to my shopping list") is found between the
-    /// phrase's other words, so it must be the phrase's only parameter and have at least two
-    /// other words around it, however the phrase is said.
-    mutating func checkFreeText(in template: PhraseTemplate, named name: String, at item: Node) {
-        guard template.parameterNames.count == 1 else {
-            problem(at: item, "phrase \"\(template)\": <\(name)> is free text, and a phrase that says free text can say no other parameter")
+    /// phrase's other words and parameters, so a phrase says at most one, with at least two
+    /// other words around it (a parameter's words count), however the phrase is said.
+    mutating func checkFreeText(in template: PhraseTemplate, named name: String, parameters: [ParameterDefinition], at item: Node) {
+        let texts = template.parameterNames.filter { said in parameters.contains { $0.name == said && $0.type == .text } }
+        guard texts.count == 1 else {
+            if texts.first == name {
+                problem(at: item, "phrase \"\(template)\" says free text twice (<\(texts.joined(separator: ">, <"))>): "
+                        + "nothing would tell where one ends and the next begins; ask for one of them instead")
+            }
             return
         }
         let sentences = PhraseExpansion.sentences(of: template) ?? []
-        if sentences.isEmpty || sentences.contains(where: { $0.filter { !$0.hasPrefix("<") }.count < 2 }) {
+        if sentences.isEmpty || sentences.contains(where: { $0.filter { $0 != "<\(name)>" }.count < 2 }) {
             problem(at: item, "phrase \"\(template)\": <\(name)> is free text; said inside a phrase it needs at least two other words "
                     + "around it, however the phrase is said, to tell where it starts and ends (or ask for it instead)")
         }

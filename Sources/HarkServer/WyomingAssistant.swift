@@ -67,9 +67,11 @@ public final class WyomingAssistant: Sendable {
     public func recognize(_ text: String, room: String? = nil) -> IntentMatch? {
         let words = Grammar.words(ofTyped: text)
         // "6000k" is a number and its unit where no phrase says "6000k" itself.
-        let interpretation = topLevel.interpret(TypedNumbers.spellingOut(words))
-            ?? topLevel.interpret(TypedNumbers.spellingOut(words, splittingUnits: true))
-        return interpretation.flatMap { catalog.match($0) }.map { catalog.fillingFromRoom($0, room: room) }
+        let spelled = TypedNumbers.spellingOut(words), parted = TypedNumbers.spellingOut(words, splittingUnits: true)
+        let interpretation = topLevel.interpret(spelled) ?? topLevel.interpret(parted)
+        // Free text beside a phrase's words ("play miles davis in the kitchen") is no grammar's.
+        let match = interpretation.flatMap { catalog.match($0) } ?? catalog.freeTextMatch(spelled) ?? catalog.freeTextMatch(parted)
+        return match.map { catalog.fillingFromRoom($0, room: room) }
     }
 
     /// A conversation for one client, apart from every other.

@@ -95,7 +95,19 @@ import Testing
         """, "<text> is free text")
     }
 
-    @Test func freeTextInsideAPhraseNeedsWordsAroundItAndNoOtherParameter() throws {
+    @Test func freeTextInsideAPhraseNeedsWordsAroundItAndIsSaidOnce() throws {
+        Self.expectProblem("""
+        name: Notes
+        types:
+          Color: {values: [red]}
+        intents:
+          CreateNote:
+            parameters:
+              text: {type: text, required: true, prompt: What should it say?}
+              title: {type: text}
+            phrases: [make a note called <title> saying <text>]
+        """, "says free text twice (<title>, <text>)")
+        // A parameter's words around the text count: "<color> note <text>" is two and a phrase.
         Self.expectProblem("""
         name: Notes
         types:
@@ -105,8 +117,8 @@ import Testing
             parameters:
               text: {type: text, required: true, prompt: What should it say?}
               color: {type: Color}
-            phrases: [make a <color> note saying <text>]
-        """, "can say no other parameter")
+            phrases: [<color> <text>]
+        """, "needs at least two other words")
         Self.expectProblem("""
         name: Notes
         intents:

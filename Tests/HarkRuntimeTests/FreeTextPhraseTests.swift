@@ -48,6 +48,57 @@ import Testing
         #expect(catalog.freeTextNearMatches(Grammar.words(of: "and oat milk to my shopping lists")).isEmpty)
     }
 
+    static let media = """
+        name: Media
+        types:
+          Area: {values: [kitchen, {spoken: living room, id: living_room, synonyms: [lounge]}]}
+        intents:
+          PlayMusic:
+            category: generic
+            parameters:
+              query: {type: text, required: true, prompt: What should I play?, maxWords: 5}
+              area: {type: Area}
+            phrases: ["play <query> in the <area>", "play <query> on the radio"]
+            responses:
+              success: Playing ${query}.
+          StartTimer:
+            category: generic
+            parameters:
+              name: {type: text, required: true, prompt: What should I call it?}
+              length: {type: duration, required: true, prompt: How long?}
+            phrases: ["set a <name> timer for <length>", "start a timer for <length> called <name>"]
+            responses:
+              success: Timer set.
+        """
+
+    @Test func theTextIsFoundBesideThePhrasesOtherParameters() throws {
+        let catalog = AppCatalog(apps: [try AppCatalog.manifest(yaml: Self.media, identifier: "media")])
+        func heard(_ text: String) -> [String: String]? {
+            catalog.freeTextMatch(Grammar.words(of: text)).map { match in
+                match.values.mapValues(\.identifier).merging(["intent": match.intent.name]) { first, _ in first }
+            }
+        }
+        #expect(heard("play miles davis in the kitchen") == ["intent": "PlayMusic", "query": "miles davis", "area": "kitchen"])
+        // A value's other way of saying it, and the value's words inside the text are the text's.
+        #expect(heard("play kitchen songs in the lounge") == ["intent": "PlayMusic", "query": "kitchen songs", "area": "living_room"])
+        // The fewest words to the text: the area is the area, not part of what is played.
+        #expect(heard("play jazz in the living room") == ["intent": "PlayMusic", "query": "jazz", "area": "living_room"])
+        #expect(heard("play jazz in the garage") == nil)                         // no such area
+        #expect(heard("play in the kitchen") == nil)                             // no text
+        #expect(heard("play a b c d e f in the kitchen") == nil)                 // over maxWords
+        #expect(heard("set a pasta timer for five minutes")?["length"] == "300")
+        #expect(heard("set a pasta timer for five minutes")?["name"] == "pasta")
+        #expect(heard("start a timer for ten seconds called boiled eggs") == ["intent": "StartTimer", "length": "10", "name": "boiled eggs"])
+        #expect(!catalog.topLevelGrammar().rules.contains { $0.tag.hasPrefix("media.") })
+    }
+
+    @Test func aTypedRequestWithFreeTextAndAnAreaIsCarriedOut() async throws {
+        var engine = DialogueEngine(catalog: AppCatalog(apps: [try AppCatalog.manifest(yaml: Self.media, identifier: "media")]))
+        let reply = await engine.respond(to: .text("play miles davis in the kitchen"))
+        #expect(reply.speech == "Media: Playing miles davis.")
+        #expect(reply.handled?.request.values["area"]?.identifier == "kitchen")
+    }
+
     @Test func soundingAlikeIsOnePhoneApart() {
         func phones(_ text: String) -> [[Substring]] { [text.split(separator: " ")] }
         #expect(Assistant.soundAlike(phones("AE D"), phones("AE N D")))
@@ -66,12 +117,7 @@ import Testing
     /// Real decoding of flite's voices (audio-fixtures/free-text): one heard word for word and
     /// carried out; one heard with "and" for "add", asked about, and carried out on "yes".
     @Test func spokenRequestsAreDictatedAndMatched() async throws {
-        let folder = try temporaryDirectory().appendingPathComponent("lists")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(Self.lists.utf8).write(to: folder.appendingPathComponent("app.yaml"))
-        let assistant = try await Assistant.start(AssistantConfiguration(
-            appsDirectory: folder, modelsDirectory: Fixtures.root.appendingPathComponent("models"),
-            dataDirectory: try temporaryDirectory()))
+        let assistant = try await Self.assistant(with: Self.lists, named: "lists")
         let (bread, _) = try await assistant.answer(recordingAt: Fixtures.audio("free-text/put_bread_on_my_shopping_list.rms.wav"))
         #expect(bread.text == "put bread on my shopping list" && bread.slots == ["item": "bread"])
         #expect(bread.reply == "Lists: Added bread to your shopping list.")
@@ -79,5 +125,26 @@ import Testing
         #expect(towels.reply == "Did you say add paper towels to my shopping list?" && towels.expectsAnswer)
         let (yes, _) = try await assistant.answer(recordingAt: Fixtures.audio("conversations/grind.2.wav"), continuing: true)
         #expect(yes.reply == "Lists: Added paper towels to your shopping list.", "\(yes.text)")
+    }
+}
+
+extension FreeTextPhraseTests {
+    /// A real assistant (the recogniser, dictation) with one app, written from `yaml`.
+    static func assistant(with yaml: String, named name: String) async throws -> Assistant {
+        let folder = try temporaryDirectory().appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(yaml.utf8).write(to: folder.appendingPathComponent("app.yaml"))
+        return try await Assistant.start(AssistantConfiguration(
+            appsDirectory: folder, modelsDirectory: Fixtures.root.appendingPathComponent("models"),
+            dataDirectory: try temporaryDirectory()))
+    }
+
+    /// Real decoding of flite's slt (audio-fixtures/free-text): free text beside an area, heard
+    /// by dictation, and the area read from the words around the text.
+    @Test func spokenFreeTextBesideAnAreaIsDictatedAndMatched() async throws {
+        let assistant = try await Self.assistant(with: Self.media, named: "media")
+        let (play, _) = try await assistant.answer(recordingAt: Fixtures.audio("free-text/play_miles_davis_in_the_kitchen.slt.wav"))
+        #expect(play.text == "play miles davis in the kitchen" && play.slots == ["query": "miles davis", "area": "kitchen"], "\(play.text)")
+        #expect(play.reply == "Media: Playing miles davis.")
     }
 }
