@@ -12,6 +12,11 @@ understood exactly (the same intent and every slot value), missed (not recognise
 (another intent, or a slot value that differs: an action Home Assistant would carry out wrongly).
 
     python3 bench/bench-ha.py --hark HARK --home HOME.yaml --out DIR [--per-intent N] [--json FILE] [--spoken N]
+                              [--recordings DIR...]
+
+--recordings: real recordings (WAV with a sidecar giving their "text", as ../shared/corpora's
+home-en), each labelled with what hassil understands its text as, and decoded against the
+imported home by `hark bench` beside plain pocketsphinx.
 
 hassil and home-assistant-intents serve as peers here only, never in the product.
 """
@@ -164,6 +169,58 @@ def speak_and_decode(args, app, reference):
             print("  " + line)
 
 
+def decode_recordings(args, app, intents, lists):
+    """Real recordings labelled by hassil (its intent and slots for each one's text; one hassil
+    does not understand without a satellite's area is left out, as hark bench names no room),
+    decoded against the imported home by hark bench beside plain pocketsphinx, a folder each.
+    Returns hark bench's Markdown table, or None with no recording."""
+    folders = []
+    for source in args.recordings:
+        folder = os.path.join(args.out, "recordings", os.path.basename(os.path.normpath(source)))
+        os.makedirs(folder, exist_ok=True)
+        for name in os.listdir(folder):
+            os.remove(os.path.join(folder, name))
+        kept = unknown = 0
+        for wav in sorted(f for f in os.listdir(source) if f.endswith(".wav")):
+            stem = wav[:-4]
+            try:
+                with open(os.path.join(source, stem + ".json"), encoding="utf-8") as handle:
+                    sidecar = json.load(handle)
+            except FileNotFoundError:
+                continue
+            if not sidecar.get("text"):
+                continue
+            result = recognize_best(sidecar["text"], intents, slot_lists=lists, language="en", best_slot_name="name")
+            if result is None:
+                unknown += 1
+                continue
+            sidecar["intent"] = {"name": result.intent.name}
+            sidecar["slots"] = {name: sidecar_value(entity.value) for name, entity in result.entities.items()}
+            os.symlink(os.path.abspath(os.path.join(source, wav)), os.path.join(folder, wav))
+            with open(os.path.join(folder, stem + ".json"), "w", encoding="utf-8") as handle:
+                json.dump(sidecar, handle)
+            kept += 1
+        print(f"{source}: {kept} recordings labelled by hassil, {unknown} whose text hassil does not understand "
+              "without a satellite's area (left out)", file=sys.stderr)
+        if kept:
+            folders.append(folder)
+    if not folders:
+        return None
+    table = os.path.join(args.out, "recordings.md")
+    decoded = subprocess.run([args.hark, "bench", *folders, "--apps", app, "--baseline",
+                              "--json", os.path.join(args.out, "recordings.json"), "--markdown", table],
+                             capture_output=True, text=True)
+    if decoded.returncode != 0:
+        sys.exit(f"hark bench failed ({decoded.returncode}): {decoded.stderr[-2000:]}")
+    keep = ("commands accepted", "misrecognitions", "false rejections", "real-time factor", "plain pocketsphinx", "no phrase found")
+    print(f"real recordings, labelled by hassil (hark bench {' '.join(folders)} --baseline):")
+    for line in decoded.stdout.splitlines():
+        if line.startswith(keep):
+            print("  " + line)
+    with open(table, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def summary_table(total, sentences, seconds, in_area, in_area_right, not_right):
     """The run's figures as docs/benchmarks.md keeps them: the totals, then each sentence not understood."""
     lines = ["| sentences | understood as hassil understands them | missed | **wrong actions** | said in a satellite's area: right | per sentence |",
@@ -187,6 +244,9 @@ def main():
     parser.add_argument("--spoken", type=int, default=0,
                         help="also speak this many of the sentences (espeak-ng and flite voices) and decode them with "
                              "hark bench beside plain pocketsphinx")
+    parser.add_argument("--recordings", nargs="*", default=[],
+                        help="folders of real recordings (WAV and a sidecar with their text) to label with hassil and "
+                             "decode against the imported home, beside plain pocketsphinx")
     args = parser.parse_args()
 
     data_path = os.path.join(os.path.dirname(home_assistant_intents.__file__), "data", "en.json")
@@ -295,11 +355,15 @@ def main():
         print("wrong actions (first 20):")
         for outcome in wrong[:20]:
             print(f"  \"{outcome['text']}\": hassil {outcome['intent']} {outcome['slots']}, Hark {outcome['hark']}")
+    recorded = decode_recordings(args, app, intents, lists) if args.recordings else None
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as handle:
             handle.write(summary_table(total, n, seconds, sum(1 for o in outcomes if o["room"]),
                                        sum(1 for o in outcomes if o["room"] and o["verdict"] == "right"),
                                        [o for o in outcomes if o["verdict"] != "right"]))
+            if recorded:
+                handle.write("\nReal recordings, each labelled with what hassil understands its text as, spoken against "
+                             "the imported home (`hark bench --baseline`):\n\n" + recorded)
         print(f"table written to {args.markdown}")
     if args.spoken:
         speak_and_decode(args, app, reference)

@@ -145,8 +145,12 @@ public struct Benchmark: Sendable {
         guard outcome.understood else { return outcome }
         outcome.intentRight = turn.intent == intent.name
         let match = catalog.apps.first { $0.identifier == turn.app }
+        // Two parameters may stand for one slot ("state" and "state_2", imported from Home
+        // Assistant): a sidecar names the slot, as Wyoming clients are told it.
+        let definition = turn.intent.flatMap { match?.intent(named: $0) }
+        let bySlot = Dictionary(turn.slots.map { (definition?.parameter(named: $0.key)?.slotName ?? $0.key, $0.value) }) { first, _ in first }
         for (slot, value) in (expected.slots ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let heard = turn.slots[slot]
+            let heard = turn.slots[slot] ?? bySlot[slot]
             let spoken = heard.flatMap { identifier in
                 match?.types.values.lazy.compactMap { $0.value(identifier: identifier)?.spoken }.first
             }

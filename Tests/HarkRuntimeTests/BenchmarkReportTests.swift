@@ -1,5 +1,7 @@
 @testable import HarkRuntime
 @testable import HarkBench
+import Foundation
+import HarkIntents
 import HarkSpeech
 import Testing
 
@@ -19,6 +21,37 @@ import Testing
         outcome("outside1", margin: -2.6, mustReject: true, folder: "noisy", voice: "flite:awb"),
         outcome("outside2", margin: -0.9, mustReject: true, understood: false, folder: "noisy", voice: "flite:awb"),
     ]
+
+    /// A sidecar names the slot as Wyoming clients are told it: "state", which an imported home
+    /// may hear as its parameter "state_2" (a slot that is two parameters).
+    @Test func aSlotHeardAsAnotherParameterOfTheSameSlotIsRight() throws {
+        let app = try AppCatalog.manifest(yaml: """
+            name: Home
+            types:
+              LockState: {values: [locked, unlocked]}
+              DoorState: {values: [{spoken: open, id: "on"}, {spoken: closed, id: "off"}]}
+            intents:
+              GetState:
+                parameters:
+                  state: {type: LockState}
+                  state_2: {type: DoorState, slot: state}
+                phrases: ["is the door <state>", "is the window <state_2>"]
+                responses: {success: Done.}
+            """, identifier: "home")
+        let expected = try JSONDecoder().decode(ExpectedUnderstanding.self, from: Data("""
+            {"text": "is the window closed", "intent": {"name": "GetState"}, "slots": {"state": "off"}}
+            """.utf8))
+        func heard(_ slots: [String: String]) -> BenchmarkOutcome {
+            let turn = TurnReport(recording: "window.wav", text: "is the window closed", intent: "GetState", app: "home", slots: slots,
+                                  reply: "Done.", confidence: 1, margin: 0, rejected: false, rejection: nil,
+                                  timings: .init(audioSeconds: 1, decodeSeconds: 0, speechSeconds: 0, recordingSeconds: 1))
+            return Benchmark.outcome(turn, expected: expected, url: URL(fileURLWithPath: "/clean/window.wav"),
+                                     catalog: AppCatalog(apps: [app]))
+        }
+        #expect(heard(["state_2": "off"]).commandRight)
+        #expect(!heard(["state_2": "on"]).commandRight)
+        #expect(!heard([:]).commandRight)
+    }
 
     @Test func judgesEveryRecordingAtTheSetting() {
         let report = BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8)
