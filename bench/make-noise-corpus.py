@@ -2,7 +2,7 @@
 """Makes the corpus of make bench-noise: requests and wake words by real people, each heard
 with seconds of a noisy room before it, as a microphone in that room hears them.
 
-    bench/make-noise-corpus.py CORPORA OUTDIR [--negative-minutes M]
+    bench/make-noise-corpus.py CORPORA OUTDIR [--negative-minutes M] [--split tune --requests-only]
 
 A stratified subset of the test side of make bench-real's and make bench-wake's corpora (the
 speakers and recordings nothing is tuned on; see bench/make-real-corpus.py and
@@ -29,6 +29,10 @@ taken in turn, so each condition holds every noise about equally.
   wake/CONDITION/negatives/test-speech-NNN.wav
       M minutes (default 3) of test speech that is not a wake phrase, one utterance after
       another over the condition's noise, as make-wake-corpus.py writes its negatives.
+
+`--split tune` takes the tune side instead (the speakers settings are chosen on; home-en has
+none), and `--requests-only` makes the requests alone: the corpus to choose a setting of the
+request stages on before make bench-noise reports it on the test side.
 
 The same files come out on every run. Needs python3 with numpy, and sox.
 """
@@ -107,12 +111,12 @@ def in_room(speech, snr, noise, seed, lead, tail):
     return mixed * (0.7 / peak) if peak > 0.7 else mixed
 
 
-def requests(corpora, noises, out):
+def requests(corpora, noises, out, split="test"):
     chosen = []
     for kind, count in REQUEST_SHARE.items():
         items = [item for item in real.recordings(corpora)
-                 if item[2]["split"] == "test" and (item[2]["voice"] == kind or item[2]["voice"].split(":")[0] == kind)]
-        if kind == "fsdd":  # one take of each digit by each test speaker
+                 if item[2]["split"] == split and (item[2]["voice"] == kind or item[2]["voice"].split(":")[0] == kind)]
+        if kind == "fsdd":  # one take of each digit by each speaker
             items = [item for item in items if item[0].endswith("-0")]
         chosen += spread(items, count)
     for index, (condition, snr) in enumerate(CONDITIONS):
@@ -194,6 +198,9 @@ def main():
     parser.add_argument("corpora")
     parser.add_argument("out")
     parser.add_argument("--negative-minutes", type=float, default=3)
+    parser.add_argument("--split", choices=["test", "tune"], default="test",
+                        help="whose recordings: the test side (make bench-noise) or the tune side")
+    parser.add_argument("--requests-only", action="store_true", help="make the requests alone (no turns, no wake words)")
     args = parser.parse_args()
     for needed in ["home-en", "digits-fsdd", "read-ljspeech", "wake-mycroft", "wake-jarvis", "noise-household"]:
         if not os.path.isdir(os.path.join(args.corpora, needed)):
@@ -203,9 +210,10 @@ def main():
     noises = [(name, real.read_audio(os.path.join(args.corpora, "noise-household", file))) for name, file in real.NOISES]
     stage = args.out.rstrip("/") + ".partial"
     shutil.rmtree(stage, ignore_errors=True)
-    chosen = requests(args.corpora, noises, stage)
-    turns(args.corpora, noises, stage, chosen)
-    wake_words(args.corpora, noises, stage, args.negative_minutes)
+    chosen = requests(args.corpora, noises, stage, args.split)
+    if not args.requests_only:
+        turns(args.corpora, noises, stage, chosen)
+        wake_words(args.corpora, noises, stage, args.negative_minutes)
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     apps = os.path.join(stage, "apps")
     shutil.copytree(os.path.join(repo, "apps"), apps, symlinks=True)
