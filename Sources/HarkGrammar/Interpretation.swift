@@ -18,20 +18,42 @@ extension WordGraph {
     /// Where several rules produce the same words the earliest rule wins,
     /// so a grammar's order is its tie-break.
     public func interpret(_ words: [String]) -> Interpretation? {
-        var live = interpretationStart
-        for (index, word) in words.enumerated() {
-            var next: [Int: Path] = [:]
-            for state in live.keys.sorted() {
-                guard let path = live[state] else { continue }
-                for arc in outgoing[state] ?? [] where arc.label == .word(word) && next[arc.to] == nil {
-                    next[arc.to] = path
-                }
-            }
-            if next.isEmpty { return nil }
-            live = silentPaths(from: next, wordIndex: index + 1)
+        interpret(words, from: interpretationStart, at: 0)
+    }
+
+    /// The meaning of `words`, whose first `index` words led to `live` (`frontiers(after:)`).
+    func interpret(_ words: [String], from live: [Int: Path], at index: Int) -> Interpretation? {
+        var live = live
+        for position in index..<words.count {
+            guard let next = step(live, over: words[position], at: position) else { return nil }
+            live = next
         }
         guard let path = live[final] else { return nil }
         return interpretation(of: path, words: words)
+    }
+
+    /// The ways through the graph after each prefix of `words` (`result[i]`: after the first `i`
+    /// words), as far as the words are the grammar's.
+    func frontiers(after words: [String]) -> [[Int: Path]] {
+        var result = [interpretationStart]
+        for (index, word) in words.enumerated() {
+            guard let last = result.last, let next = step(last, over: word, at: index) else { break }
+            result.append(next)
+        }
+        return result
+    }
+
+    /// `live` after one more word, the one at `index`; nil when no way takes it. Where several
+    /// ways reach a state, the one from the lowest state wins, so the earliest rule's path does.
+    private func step(_ live: [Int: Path], over word: String, at index: Int) -> [Int: Path]? {
+        var next: [Int: Path] = [:]
+        for state in live.keys.sorted() {
+            guard let path = live[state] else { continue }
+            for arc in outgoing[state] ?? [] where arc.label == .word(word) && next[arc.to] == nil {
+                next[arc.to] = path
+            }
+        }
+        return next.isEmpty ? nil : silentPaths(from: next, wordIndex: index + 1)
     }
 
     /// `frontier` and every state its silent arcs lead to, each with the first path that reached it

@@ -30,6 +30,8 @@ extension WordGraph {
     /// positions first, so a list of thousands of songs cannot make the check dear.
     public func rivals(of words: [String], limit: Int = 64) -> [RivalWord] {
         guard !words.isEmpty, let meaning = interpret(words) else { return [] }
+        // Every rival shares the words before it: their ways through the graph are found once.
+        let frontiers = frontiers(after: words)
         let ahead = statesAfterEachPrefix(words)
         let behind = statesBeforeEachSuffix(words)
         var found: [RivalWord] = []
@@ -46,7 +48,8 @@ extension WordGraph {
             for word in candidates.sorted() {
                 let rival = RivalWord(position: position, word: word)
                 // Two paths can give the same words; only another meaning is a rival.
-                guard let other = interpret(rival.sentence(replacingIn: words)), !other.means(the: meaning) else { continue }
+                guard let other = interpret(rival.sentence(replacingIn: words), from: frontiers[position], at: position),
+                      !other.means(the: meaning) else { continue }
                 if seen.insert(rival).inserted { found.append(rival) }
                 if found.count >= limit { return found }
             }
