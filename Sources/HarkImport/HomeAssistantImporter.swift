@@ -290,7 +290,7 @@ private struct SourceReader {
             } else if body["wildcard"]?.bool == true {
                 wildcards.insert(name)
                 note(key, "list \(name) is a wildcard: free text of up to \(AppYAML.freeTextWords) words, heard by dictation "
-                     + "(a Hark phrase says one, with two other words or slots around it)")
+                     + "(a Hark phrase says one, with another word or slot beside it)")
             } else {
                 note(key, "list \(name) has no values:, range: or wildcard:; sentences that use it are left out")
             }

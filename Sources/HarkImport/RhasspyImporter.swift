@@ -239,8 +239,8 @@ public struct RhasspyImporter {
         guard let template = try? PhraseTemplate(phrase) else { return "the sentence cannot be written as a phrase" }
         guard Set(wildcards).count == 1 else { return "a Hark phrase says at most one wildcard, or nothing tells where one ends" }
         let sentences = PhraseExpansion.sentences(of: template) ?? []
-        guard !sentences.isEmpty, sentences.allSatisfy({ $0.filter { $0 != "<\(parameter)>" }.count >= 2 }) else {
-            return "a Hark phrase needs at least two other words around them, however it is said"
+        guard !sentences.isEmpty, sentences.allSatisfy({ $0.contains { $0 != "<\(parameter)>" } }) else {
+            return "a Hark phrase needs another word beside them, however it is said"
         }
         return nil
     }

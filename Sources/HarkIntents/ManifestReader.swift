@@ -328,8 +328,9 @@ struct ManifestReader {
     static let appPlaceholder = "<app>"
 
     /// Free text said inside a phrase ("add <item> to my shopping list") is found between the
-    /// phrase's other words and parameters, so a phrase says at most one, with at least two
-    /// other words around it (a parameter's words count), however the phrase is said.
+    /// phrase's other words and parameters, so a phrase says at most one, with at least one
+    /// other word beside it (a parameter's words count), however the phrase is said. Heard by
+    /// dictation with only one ("announce <message>"), it is asked about before it is acted on.
     mutating func checkFreeText(in template: PhraseTemplate, named name: String, parameters: [ParameterDefinition], at item: Node) {
         let texts = template.parameterNames.filter { said in parameters.contains { $0.name == said && $0.type == .text } }
         guard texts.count == 1 else {
@@ -340,9 +341,9 @@ struct ManifestReader {
             return
         }
         let sentences = PhraseExpansion.sentences(of: template) ?? []
-        if sentences.isEmpty || sentences.contains(where: { $0.filter { $0 != "<\(name)>" }.count < 2 }) {
-            problem(at: item, "phrase \"\(template)\": <\(name)> is free text; said inside a phrase it needs at least two other words "
-                    + "around it, however the phrase is said, to tell where it starts and ends (or ask for it instead)")
+        if sentences.isEmpty || sentences.contains(where: { $0.filter { $0 != "<\(name)>" }.isEmpty }) {
+            problem(at: item, "phrase \"\(template)\": <\(name)> is free text; said inside a phrase it needs another word "
+                    + "beside it, however the phrase is said, to tell it from anything else said (or ask for it instead)")
         }
     }
 

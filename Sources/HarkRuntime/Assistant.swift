@@ -286,7 +286,20 @@ public final class Assistant: Sendable {
         if !continuing, recognized.isRejected, samples.count <= Self.longestFreeTextRequest * PipelineAudio.sampleRate,
            case let catalog = await catalog, !catalog.freeTextPhrases.isEmpty {
             let dictated = try await recognition.dictate(samples, heardIn: room)
-            if catalog.freeTextMatch(dictated.words) != nil {
+            func askedAbout(_ request: [String], because reason: String) -> HeardUtterance {
+                var unsure = Recognition(heardElsewhere: "", frames: dictated.frames, framesAfterLastWord: nil)
+                unsure.guess = request
+                unsure.rejection = "dictation heard \"\(dictated.text)\", \(reason)"
+                return HeardUtterance(recognition: unsure, sampleCount: samples.count, continuing: continuing,
+                                      endsPhrase: false, isWholePhrase: false)
+            }
+            if let match = catalog.freeTextMatch(dictated.words) {
+                // One word beside the text ("announce <message>"): anything said after that word
+                // would do, so it is asked about first.
+                let text = match.values.first { match.intent.parameter(named: $0.key)?.type == .text }?.value.heard ?? ""
+                if dictated.words.count - Grammar.words(of: text).count < 2 {
+                    return askedAbout(dictated.words, because: "a phrase that says free text beside one word")
+                }
                 return HeardUtterance(recognition: dictated, sampleCount: samples.count, continuing: continuing,
                                       endsPhrase: false, isWholePhrase: false)
             }
@@ -295,11 +308,7 @@ public final class Assistant: Sendable {
             let near = catalog.freeTextNearMatches(dictated.words)
             let phones = near.isEmpty ? [:] : try await phonesOf(near.flatMap { [$0.said, $0.heard] })
             if let said = near.first(where: { Self.soundAlike(phones[$0.said], phones[$0.heard]) })?.request {
-                var unsure = Recognition(heardElsewhere: "", frames: dictated.frames, framesAfterLastWord: nil)
-                unsure.guess = said
-                unsure.rejection = "dictation heard \"\(dictated.text)\", nearly a phrase that says free text"
-                return HeardUtterance(recognition: unsure, sampleCount: samples.count, continuing: continuing,
-                                      endsPhrase: false, isWholePhrase: false)
+                return askedAbout(said, because: "nearly a phrase that says free text")
             }
         }
         return HeardUtterance(recognition: recognized, sampleCount: samples.count, continuing: continuing,

@@ -84,14 +84,14 @@ import Testing
         """, "always confirmed and authenticated")
     }
 
-    @Test func refusesFreeTextInsideAPhrase() {
+    @Test func refusesFreeTextWithNothingBesideIt() {
         Self.expectProblem("""
         name: Notes
         intents:
           CreateNote:
             parameters:
               text: {type: text, required: true, prompt: What should it say?}
-            phrases: [note <text>]
+            phrases: ["[note] <text>"]
         """, "<text> is free text")
     }
 
@@ -107,7 +107,7 @@ import Testing
               title: {type: text}
             phrases: [make a note called <title> saying <text>]
         """, "says free text twice (<title>, <text>)")
-        // A parameter's words around the text count: "<color> note <text>" is two and a phrase.
+        // Free text with nothing beside it, however the phrase is said, would be anything said.
         Self.expectProblem("""
         name: Notes
         types:
@@ -117,8 +117,24 @@ import Testing
             parameters:
               text: {type: text, required: true, prompt: What should it say?}
               color: {type: Color}
-            phrases: [<color> <text>]
-        """, "needs at least two other words")
+            phrases: ["[<color>] <text>"]
+        """, "needs another word beside it")
+        // A parameter's words beside the text count: "<color> <text>" is a phrase.
+        #expect(throws: Never.self) {
+            try AppCatalog.manifest(yaml: """
+                name: Notes
+                types:
+                  Color: {values: [red]}
+                intents:
+                  CreateNote:
+                    category: create
+                    parameters:
+                      text: {type: text, required: true, prompt: What should it say?}
+                      color: {type: Color}
+                    phrases: [<color> <text>]
+                    responses: {success: Noted.}
+                """, identifier: "notes")
+        }
         Self.expectProblem("""
         name: Notes
         intents:

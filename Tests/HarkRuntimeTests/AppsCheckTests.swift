@@ -178,7 +178,7 @@ import Testing
         let imported = try CommandLineTests.hark(["import", "home-assistant", sentences.path, "--out", app.path])
         #expect(imported.status == 0, "\(imported.output)\(imported.errors)")
         #expect(imported.output.contains("home.yaml:13: list item is a wildcard"), "\(imported.output)")
-        #expect(imported.output.contains("home.yaml:9: {item} is a wildcard (any words): a Hark phrase needs at least two other words"),
+        #expect(imported.output.contains("home.yaml:9: {item} is a wildcard (any words): a Hark phrase needs another word beside them"),
                 "\(imported.output)")
         #expect(imported.output.contains("2 intents, 2 phrases"), "\(imported.output)")
         let chat = try CommandLineTests.hark(["chat", "--apps", app.path],

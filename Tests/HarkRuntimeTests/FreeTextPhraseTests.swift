@@ -69,6 +69,13 @@ import Testing
             phrases: ["set a <name> timer for <length>", "start a timer for <length> called <name>"]
             responses:
               success: Timer set.
+          MakeAnnouncement:
+            category: generic
+            parameters:
+              message: {type: text, required: true, prompt: What should I say?}
+            phrases: ["announce <message>"]
+            responses:
+              success: Announcing ${message}.
         """
 
     @Test func theTextIsFoundBesideThePhrasesOtherParameters() throws {
@@ -89,6 +96,8 @@ import Testing
         #expect(heard("set a pasta timer for five minutes")?["length"] == "300")
         #expect(heard("set a pasta timer for five minutes")?["name"] == "pasta")
         #expect(heard("start a timer for ten seconds called boiled eggs") == ["intent": "StartTimer", "length": "10", "name": "boiled eggs"])
+        // Typed, one word beside the text is enough: nothing was misheard.
+        #expect(heard("announce dinner is ready") == ["intent": "MakeAnnouncement", "message": "dinner is ready"])
         #expect(!catalog.topLevelGrammar().rules.contains { $0.tag.hasPrefix("media.") })
     }
 
@@ -146,5 +155,10 @@ extension FreeTextPhraseTests {
         let (play, _) = try await assistant.answer(recordingAt: Fixtures.audio("free-text/play_miles_davis_in_the_kitchen.slt.wav"))
         #expect(play.text == "play miles davis in the kitchen" && play.slots == ["query": "miles davis", "area": "kitchen"], "\(play.text)")
         #expect(play.reply == "Media: Playing miles davis.")
+        // Beside one word only, anything said after it would fit: asked about, done on "yes".
+        let (announce, _) = try await assistant.answer(recordingAt: Fixtures.audio("free-text/announce_dinner_is_ready.rms.wav"))
+        #expect(announce.reply == "Did you say announce dinner is ready?" && announce.expectsAnswer, "\(announce.text)")
+        let (yes, _) = try await assistant.answer(recordingAt: Fixtures.audio("conversations/grind.2.wav"), continuing: true)
+        #expect(yes.reply == "Media: Announcing dinner is ready.", "\(yes.text)")
     }
 }

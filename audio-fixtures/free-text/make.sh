@@ -11,3 +11,4 @@ say() { # voice name text
 say rms put_bread_on_my_shopping_list "put bread on my shopping list"
 say slt add_paper_towels_to_my_shopping_list "add paper towels to my shopping list"
 say slt play_miles_davis_in_the_kitchen "play miles davis in the kitchen"
+say rms announce_dinner_is_ready "announce dinner is ready"
