@@ -41,8 +41,16 @@ import Testing
         return environment
     }
 
+    /// The PIN said, in words or digits; "1234" inside a longer number (a timing such as
+    /// 0.0366606712341) is no PIN.
     static func showsNoDigit(_ text: String) -> Bool {
-        !text.contains("one two") && !text.contains("three four") && !text.contains("1234")
+        !text.contains("one two") && !text.contains("three four")
+            && text.range(of: #"(?<![0-9.])1234(?![0-9])"#, options: .regularExpression) == nil
+    }
+
+    @Test func thePINIsFoundAsWordsOrDigitsButNotInsideAnotherNumber() {
+        #expect(!Self.showsNoDigit(#"{"text":"1234"}"#) && !Self.showsNoDigit("heard one two three four"))
+        #expect(Self.showsNoDigit(#"{"decode_s":0.03666067123413086,"reply":"$12.00"}"#))
     }
 
     @Test func listenShowsTheSpokenPINAsDotsInJSONAndForAPerson() throws {
