@@ -34,6 +34,8 @@ public struct ImportedApp: Sendable, Equatable {
         public var parameters: [Parameter] = []
         /// Parameter → the slot it is told to Wyoming clients as, where they differ (`slot:`).
         public var slots: [String: String] = [:]
+        /// Phrases of Hark's own commands its sentences say ("never mind"), `ownCommandPhrases:`.
+        public var ownCommandPhrases: [String] = []
         /// By phrase index, until `limitPhrasesToTheirValues`: the ids each parameter can take in it.
         private var saidValues: [Int: [String: [String]]] = [:]
 
@@ -221,7 +223,10 @@ public enum AppYAML {
                     }
                 }
             }
-            lines.append("    phrases:")
+            if !intent.ownCommandPhrases.isEmpty {
+                lines.append("    ownCommandPhrases: [\(intent.ownCommandPhrases.map(quoted).joined(separator: ", "))]")
+            }
+            if !intent.phrases.isEmpty { lines.append("    phrases:") }
             for (index, phrase) in intent.phrases.enumerated() {
                 var options: [String] = []
                 if let limits = intent.only[index] {

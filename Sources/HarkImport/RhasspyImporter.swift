@@ -98,6 +98,7 @@ public struct RhasspyImporter {
                 let (written, ownCommands) = Self.leavingOutOwnCommands(phrase)
                 var phrases = written
                 if !ownCommands.isEmpty {
+                    intent.ownCommandPhrases += ownCommands.filter { !intent.ownCommandPhrases.contains($0) }
                     let said = ownCommands.map { "\"\($0)\"" }.joined(separator: ", ")
                     note(sentence.line, in: sentence.file, phrases.isEmpty
                          ? "\(said) is Hark's own command (cancel, help, repeat, …), which Hark answers itself; the sentence is left out"
@@ -141,7 +142,7 @@ public struct RhasspyImporter {
                                      values: Dictionary(parameters.map { ($0.0, $0.1.map(\.id)) }) { first, _ in first })
                 }
             }
-            if intent.phrases.isEmpty {
+            if intent.phrases.isEmpty && intent.ownCommandPhrases.isEmpty {
                 note(section.line, in: section.file, "intent \(section.intent) has no sentence that could be carried over, left out")
                 continue
             }

@@ -104,6 +104,10 @@ public struct IntentDefinition: Sendable, Equatable {
     public var systemDomain: String?
     /// What some phrases add, by the phrase's index in `phrases` (see `PhraseOptions`).
     public var phraseOptions: [Int: PhraseOptions] = [:]
+    /// Phrases of Hark's own commands this intent says in the app's words (`ownCommandPhrases:`,
+    /// Home Assistant's "never mind"): Hark answers them itself, and a Wyoming client asking to
+    /// `recognize` one is told this intent.
+    public var ownCommandPhrases: [String] = []
 
     public func parameter(named name: String) -> ParameterDefinition? {
         parameters.first { $0.name == name }

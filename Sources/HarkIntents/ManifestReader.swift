@@ -151,7 +151,8 @@ struct ManifestReader {
     mutating func intent(_ name: String, _ node: Node, at key: Node, types: [String: EnumeratedType]) -> IntentDefinition? {
         guard let body = mapping(node, what: "intent \(name)") else { return nil }
         checkKeys(body, allowed: ["title", "description", "category", "verb", "parameters", "phrases", "responses",
-                                  "summary", "confirm", "authenticate"])
+                                  "summary", "confirm", "authenticate", "ownCommandPhrases"])
+        let ownCommandPhrases = body["ownCommandPhrases"].map { phrasesOfOwnCommands($0) } ?? []
         if !Self.isVerbNoun(name) {
             problem(at: key, "intent name \"\(name)\" should be VerbNoun in UpperCamelCase, like ChangeLightState")
         }
@@ -204,7 +205,7 @@ struct ManifestReader {
                     phrases.append(template)
                 }
             }
-        } else {
+        } else if ownCommandPhrases.isEmpty {
             problem(at: node, "intent \(name) needs a non-empty list of phrases: (example requests that run it)")
         }
 
@@ -235,6 +236,7 @@ struct ManifestReader {
                                       responses: responses, summary: summary,
                                       needsConfirmation: category == .order || needsConfirmation,
                                       needsAuthentication: category == .order || needsAuthentication, systemDomain: nil)
+        intent.ownCommandPhrases = ownCommandPhrases
         for (index, entry, template) in optioned {
             let options = phraseOptions(entry, template: template, of: intent, types: types)
             if options != PhraseOptions() { intent.phraseOptions[index] = options }
@@ -344,6 +346,23 @@ struct ManifestReader {
         if sentences.isEmpty || sentences.contains(where: { $0.filter { $0 != "<\(name)>" }.isEmpty }) {
             problem(at: item, "phrase \"\(template)\": <\(name)> is free text; said inside a phrase it needs another word "
                     + "beside it, however the phrase is said, to tell it from anything else said (or ask for it instead)")
+        }
+    }
+
+    /// `ownCommandPhrases:`: phrases of Hark's own commands ("never mind"), words as said.
+    mutating func phrasesOfOwnCommands(_ node: Node) -> [String] {
+        guard let list = stringList(node) else {
+            problem(at: node, "ownCommandPhrases: is a list of phrases of Hark's own commands")
+            return []
+        }
+        let own = Set(ReservedPhrases.all.map { Grammar.words(of: $0).joined(separator: " ") })
+        return list.compactMap { phrase in
+            let said = Grammar.words(of: phrase).joined(separator: " ")
+            guard own.contains(said) else {
+                problem(at: node, "ownCommandPhrases: \"\(phrase)\" is none of Hark's own commands (hark chat's \"help\" lists them)")
+                return nil
+            }
+            return said
         }
     }
 

@@ -18,6 +18,7 @@ public enum ReservedPhrases {
 
     public static var all: [String] { cancel + repeatThat + help + yes + no + suggestions + louder + quieter }
 
+
     /// Phrases no one may take over for a shortcut of their own: calls for help
     /// must always mean what they say.
     public static let core = ["call nine one one", "call nine eleven", "call nine one one now", "call emergency services",

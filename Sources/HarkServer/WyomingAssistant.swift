@@ -71,7 +71,21 @@ public final class WyomingAssistant: Sendable {
         let interpretation = topLevel.interpret(spelled) ?? topLevel.interpret(parted)
         // Free text beside a phrase's words ("play miles davis in the kitchen") is no grammar's.
         let match = interpretation.flatMap { catalog.match($0) } ?? catalog.freeTextMatch(spelled) ?? catalog.freeTextMatch(parted)
+            ?? ownCommand(words)
         return match.map { catalog.fillingFromRoom($0, room: room) }
+    }
+
+    /// One of Hark's own commands ("never mind") as the intent of an app that says it in its own
+    /// words (`ownCommandPhrases:`; Home Assistant's HassNevermind), so the client can do what it
+    /// means there; nil when no app says it.
+    private func ownCommand(_ words: [String]) -> IntentMatch? {
+        let said = words.joined(separator: " ")
+        for app in catalog.apps {
+            if let intent = app.intents.first(where: { $0.ownCommandPhrases.contains(said) }) {
+                return IntentMatch(app: app, intent: intent, values: [:])
+            }
+        }
+        return nil
     }
 
     /// A conversation for one client, apart from every other.

@@ -243,6 +243,9 @@ import Testing
         #expect(catalog.freeTextMatch(Grammar.words(of: "add oat milk to my list"))?.values["item"]?.identifier == "oat milk")
         #expect(result.report.contains("words.yaml:2: skip_words: heard before and after each sentence but one with a wildcard (Home Assistant ignores them anywhere)"), "\(result.report)")
         #expect(heard("what can i ask") == "HassHelp")
+        // Hark's own commands, told to Wyoming clients as the intents that said them.
+        #expect(app.intent(named: "HassNevermind")?.ownCommandPhrases == ["never mind"])
+        #expect(app.intent(named: "HassHelp")?.ownCommandPhrases == ["what can i say"])
         // A space that may be there or not: the words glued, or apart.
         #expect(heard("what is the daylight") == "HassHelp")
         #expect(heard("what is the day light") == "HassHelp")

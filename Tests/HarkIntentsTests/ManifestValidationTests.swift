@@ -84,6 +84,25 @@ import Testing
         """, "always confirmed and authenticated")
     }
 
+    /// An intent that says only phrases of Hark's own commands in the app's words needs no other
+    /// phrases; a phrase that is none of those commands is refused.
+    @Test func anIntentMaySayHarksOwnCommands() throws {
+        let app = try AppCatalog.manifest(yaml: """
+            name: Home
+            intents:
+              StopAsking:
+                ownCommandPhrases: [Never mind, forget it]
+            """, identifier: "home")
+        #expect(app.intent(named: "StopAsking")?.ownCommandPhrases == ["never mind", "forget it"])
+        #expect(app.intent(named: "StopAsking")?.phrases.isEmpty == true)
+        Self.expectProblem("""
+        name: Home
+        intents:
+          StopAsking:
+            ownCommandPhrases: [turn it off]
+        """, "ownCommandPhrases: \"turn it off\" is none of Hark's own commands")
+    }
+
     @Test func refusesFreeTextWithNothingBesideIt() {
         Self.expectProblem("""
         name: Notes

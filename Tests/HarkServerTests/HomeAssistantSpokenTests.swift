@@ -86,3 +86,58 @@ import Testing
         #expect(reference.last?["slots"] as? [String: String] == ["area": "Living Room", "domain": "light"])
     }
 }
+
+extension HomeAssistantSpokenTests {
+    static let typedSentences = """
+        language: en
+        intents:
+          HassNevermind:
+            data:
+              - sentences: ["never mind"]
+          HassBroadcast:
+            data:
+              - sentences: ["broadcast {message}"]
+          HassMediaSearchAndPlay:
+            data:
+              - sentences: ["play {search_query} in [the] {area}"]
+        lists:
+          message:
+            wildcard: true
+          search_query:
+            wildcard: true
+        """
+
+    /// Typed requests a Wyoming client asks `recognize` about, as Home Assistant's matcher reads
+    /// them: free text beside one word and beside the area, and "never mind", which Hark answers
+    /// itself but tells the client as Home Assistant's own intent.
+    @Test func typedRequestsArriveAsHomeAssistantsIntents() async throws {
+        let folder = try temporaryDirectory()
+        let sentences = folder.appendingPathComponent("sentences.yaml"), home = folder.appendingPathComponent("home.yaml")
+        try Self.typedSentences.write(to: sentences, atomically: true, encoding: .utf8)
+        try Self.home.write(to: home, atomically: true, encoding: .utf8)
+        let app = folder.appendingPathComponent("home_assistant")
+        _ = try Self.run(["import", "home-assistant", sentences.path, "--entities", home.path, "--out", app.path], hark: true)
+        let typed = ["never mind", "broadcast dinner is ready", "play miles davis in the kitchen"]
+        let matched = try Self.run(["python3", "Tests/HomeAssistant/hassil_match.py", sentences.path, home.path] + typed)
+        let reference = try #require(try JSONSerialization.jsonObject(with: matched) as? [[String: Any]])
+        #expect(reference.count == 3)
+
+        let (server, port, _) = try ServeCommandTests.startServe(apps: app.path)
+        defer { server.terminate(); server.waitUntilExit() }
+        let intents = try await onOwnThread { () throws -> [WyomingTestClient.Event] in
+            let client = try WyomingTestClient(port: port)
+            return try typed.map { text in
+                try client.send("recognize", ["text": text])
+                return try client.expect("intent")
+            }
+        }
+        for (hassil, hark) in zip(reference, intents) {
+            let slots = Dictionary(uniqueKeysWithValues: (hark.data["entities"] as? [[String: String]] ?? []).compactMap { entity in
+                entity["name"].flatMap { name in entity["value"].map { (name, $0) } }
+            })
+            #expect(hark.data["name"] as? String == hassil["intent"] as? String, "\(hark.data) \(hassil)")
+            #expect(slots == hassil["slots"] as? [String: String], "\(hark.data) \(hassil)")
+        }
+        #expect(intents.map { $0.data["name"] as? String } == ["HassNevermind", "HassBroadcast", "HassMediaSearchAndPlay"])
+    }
+}
