@@ -40,13 +40,20 @@ import Testing
         return printed
     }
 
-    @Test func aSpokenRequestArrivesAsASentenceHomeAssistantUnderstandsAndAsItsIntent() async throws {
+    /// `sentences` and `home` written to a new folder and imported with `hark import
+    /// home-assistant`: the folder, the two files and the app made.
+    static func imported(_ sentences: String) throws -> (folder: URL, sentences: URL, home: URL, app: URL) {
         let folder = try temporaryDirectory()
-        let sentences = folder.appendingPathComponent("sentences.yaml"), home = folder.appendingPathComponent("home.yaml")
-        try Self.sentences.write(to: sentences, atomically: true, encoding: .utf8)
+        let file = folder.appendingPathComponent("sentences.yaml"), home = folder.appendingPathComponent("home.yaml")
+        try sentences.write(to: file, atomically: true, encoding: .utf8)
         try Self.home.write(to: home, atomically: true, encoding: .utf8)
         let app = folder.appendingPathComponent("home_assistant")
-        _ = try Self.run(["import", "home-assistant", sentences.path, "--entities", home.path, "--out", app.path], hark: true)
+        _ = try run(["import", "home-assistant", file.path, "--entities", home.path, "--out", app.path], hark: true)
+        return (folder, file, home, app)
+    }
+
+    @Test func aSpokenRequestArrivesAsASentenceHomeAssistantUnderstandsAndAsItsIntent() async throws {
+        let (folder, sentences, home, app) = try Self.imported(Self.sentences)
         let spoken = ["turn off the reading lamp", "turn off the lights"]
         var recordings: [String] = []
         for (index, text) in spoken.enumerated() {
@@ -69,13 +76,28 @@ import Testing
         #expect(reference.count == 2)
 
         // Hark's recognize of the same words, from the satellite named after that area.
-        let intents = try await onOwnThread { () throws -> [WyomingTestClient.Event] in
+        let intents = try await Self.recognize(transcripts, port: port, satellite: "living-room")
+        Self.expectTheSame(intents, as: reference)
+        #expect(reference.last?["slots"] as? [String: String] == ["area": "Living Room", "domain": "light"])
+    }
+}
+
+extension HomeAssistantSpokenTests {
+    /// Hark's `recognize` of each text through `hark serve` on `port`, from `satellite` when given.
+    static func recognize(_ texts: [String], port: Int, satellite: String? = nil) async throws -> [WyomingTestClient.Event] {
+        try await onOwnThread { () throws -> [WyomingTestClient.Event] in
             let client = try WyomingTestClient(port: port)
-            return try transcripts.map { text in
-                try client.send("recognize", ["text": text, "context": ["satellite_id": "living-room"]])
+            return try texts.map { text in
+                var data: [String: Any] = ["text": text]
+                if let satellite { data["context"] = ["satellite_id": satellite] }
+                try client.send("recognize", data)
                 return try client.expect("intent")
             }
         }
+    }
+
+    /// Each of Hark's intents has hassil's name and slots (`hassil_match.py`'s output).
+    static func expectTheSame(_ intents: [WyomingTestClient.Event], as reference: [[String: Any]]) {
         for (hassil, hark) in zip(reference, intents) {
             let slots = Dictionary(uniqueKeysWithValues: (hark.data["entities"] as? [[String: String]] ?? []).compactMap { entity in
                 entity["name"].flatMap { name in entity["value"].map { (name, $0) } }
@@ -83,11 +105,8 @@ import Testing
             #expect(hark.data["name"] as? String == hassil["intent"] as? String, "\(hark.data) \(hassil)")
             #expect(slots == hassil["slots"] as? [String: String], "\(hark.data) \(hassil)")
         }
-        #expect(reference.last?["slots"] as? [String: String] == ["area": "Living Room", "domain": "light"])
     }
-}
 
-extension HomeAssistantSpokenTests {
     static let typedSentences = """
         language: en
         intents:
@@ -111,12 +130,7 @@ extension HomeAssistantSpokenTests {
     /// them: free text beside one word and beside the area, and "never mind", which Hark answers
     /// itself but tells the client as Home Assistant's own intent.
     @Test func typedRequestsArriveAsHomeAssistantsIntents() async throws {
-        let folder = try temporaryDirectory()
-        let sentences = folder.appendingPathComponent("sentences.yaml"), home = folder.appendingPathComponent("home.yaml")
-        try Self.typedSentences.write(to: sentences, atomically: true, encoding: .utf8)
-        try Self.home.write(to: home, atomically: true, encoding: .utf8)
-        let app = folder.appendingPathComponent("home_assistant")
-        _ = try Self.run(["import", "home-assistant", sentences.path, "--entities", home.path, "--out", app.path], hark: true)
+        let (_, sentences, home, app) = try Self.imported(Self.typedSentences)
         let typed = ["never mind", "broadcast dinner is ready", "play miles davis in the kitchen"]
         let matched = try Self.run(["python3", "Tests/HomeAssistant/hassil_match.py", sentences.path, home.path] + typed)
         let reference = try #require(try JSONSerialization.jsonObject(with: matched) as? [[String: Any]])
@@ -124,20 +138,8 @@ extension HomeAssistantSpokenTests {
 
         let (server, port, _) = try ServeCommandTests.startServe(apps: app.path)
         defer { server.terminate(); server.waitUntilExit() }
-        let intents = try await onOwnThread { () throws -> [WyomingTestClient.Event] in
-            let client = try WyomingTestClient(port: port)
-            return try typed.map { text in
-                try client.send("recognize", ["text": text])
-                return try client.expect("intent")
-            }
-        }
-        for (hassil, hark) in zip(reference, intents) {
-            let slots = Dictionary(uniqueKeysWithValues: (hark.data["entities"] as? [[String: String]] ?? []).compactMap { entity in
-                entity["name"].flatMap { name in entity["value"].map { (name, $0) } }
-            })
-            #expect(hark.data["name"] as? String == hassil["intent"] as? String, "\(hark.data) \(hassil)")
-            #expect(slots == hassil["slots"] as? [String: String], "\(hark.data) \(hassil)")
-        }
+        let intents = try await Self.recognize(typed, port: port)
+        Self.expectTheSame(intents, as: reference)
         #expect(intents.map { $0.data["name"] as? String } == ["HassNevermind", "HassBroadcast", "HassMediaSearchAndPlay"])
     }
 }
