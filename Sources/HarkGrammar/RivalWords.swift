@@ -30,9 +30,10 @@ extension WordGraph {
     /// positions first, so a list of thousands of songs cannot make the check dear.
     public func rivals(of words: [String], limit: Int = 64) -> [RivalWord] {
         guard !words.isEmpty, let meaning = interpret(words) else { return [] }
-        // Every rival shares the words before it: their ways through the graph are found once.
+        // Every rival shares the words before it: their ways through the graph are found once,
+        // and the states they reach are where a rival word may go.
         let frontiers = frontiers(after: words)
-        let ahead = statesAfterEachPrefix(words)
+        let ahead = frontiers.map { Set($0.keys) }
         let behind = statesBeforeEachSuffix(words)
         var found: [RivalWord] = []
         var seen = Set<RivalWord>()
@@ -55,21 +56,6 @@ extension WordGraph {
             }
         }
         return found
-    }
-
-    /// `result[i]`: the states reached after the first `i` words, silent arcs followed.
-    private func statesAfterEachPrefix(_ words: [String]) -> [Set<Int>] {
-        var live = silentClosure([start], forward: true)
-        var result = [live]
-        for word in words {
-            var next = Set<Int>()
-            for state in live {
-                for arc in outgoing[state] ?? [] where arc.label == .word(word) { next.insert(arc.to) }
-            }
-            live = silentClosure(next, forward: true)
-            result.append(live)
-        }
-        return result
     }
 
     /// `result[i]`: the states from which the words from index `i` on lead to the final state.

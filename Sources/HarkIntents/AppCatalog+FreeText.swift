@@ -63,7 +63,8 @@ extension AppCatalog {
     /// `freeTextWord`; tagged as the top level's phrases are, so `match` reads them the same way.
     func freeTextGrammar() -> Grammar {
         var grammar = Grammar()
-        let textKey = "\u{1}text"
+        // The values key of every text parameter: its one value is the placeholder word.
+        let textKey = Self.freeTextWord
         for app in apps {
             for intent in app.intents {
                 var parameterValues = addValues(of: intent, app: app, to: &grammar)
