@@ -27,7 +27,7 @@ import Testing
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         try input.fileHandleForWriting.write(contentsOf: Data("say hello\n".utf8))
         let pidFile = folder.appendingPathComponent("pid")
-        #expect(await eventually(within: 15) { FileManager.default.fileExists(atPath: pidFile.path) }, "the handler never started")
+        #expect(await eventually(within: 15) { ProgramHandlerSupervisionTests.writtenPID(in: pidFile) != nil }, "the handler never started")
         let handler = try ProgramHandlerSupervisionTests.pid(in: pidFile)
         defer { kill(handler, SIGKILL) }
         kill(process.processIdentifier, signalNumber)

@@ -26,7 +26,13 @@ import Testing
     }
 
     static func pid(in file: URL) throws -> Int32 {
-        try #require(Int32(try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try #require(writtenPID(in: file), "no process id in \(file.lastPathComponent)")
+    }
+
+    /// The process id a script wrote to `file`, or nil while the file is missing or still empty:
+    /// `echo $$ > file` creates the file before it writes the number.
+    static func writtenPID(in file: URL) -> Int32? {
+        (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     @Test func aProgramThatClosesItsStdinAndStaysIsStoppedAndStartedAgain() async throws {
@@ -66,7 +72,7 @@ import Testing
         """
         var (handler, engine, folder) = try Self.handler(script, timeout: 20)
         defer {
-            if let descendant = try? Self.pid(in: folder.appendingPathComponent("descendant")) { kill(descendant, SIGKILL) }
+            if let descendant = Self.writtenPID(in: folder.appendingPathComponent("descendant")) { kill(descendant, SIGKILL) }
         }
         let started = ContinuousClock.now
         let reply = await engine.respond(to: .text("say hello"))
@@ -207,7 +213,7 @@ import Testing
         """, timeout: 5)
         let folder = directory.appendingPathComponent("echo")
         defer {
-            if let descendant = try? Self.pid(in: folder.appendingPathComponent("descendant")) { kill(descendant, SIGKILL) }
+            if let descendant = Self.writtenPID(in: folder.appendingPathComponent("descendant")) { kill(descendant, SIGKILL) }
         }
         let process = Process()
         process.executableURL = try CommandLineTests.executable()
