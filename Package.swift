@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "HarkExampleApps", dependencies: ["HarkDialogue", "HarkIntents"], swiftSettings: strictness),
         .target(name: "HarkImport", dependencies: ["HarkGrammar", "HarkIntents", "HarkNumbers", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strictness),
-        .target(name: "HarkSpeech", dependencies: ["CPocketSphinx", "HarkAudio", "HarkGrammar"],
+        .target(name: "HarkSpeech", dependencies: ["CMalloc", "CPocketSphinx", "HarkAudio", "HarkGrammar"],
                 swiftSettings: strictness + optimisedInDebug),
         .target(name: "HarkVoice", dependencies: ["CEspeakNG", "HarkAudio", "HarkNumbers"], swiftSettings: strictness),
         .target(name: "HarkRuntime",

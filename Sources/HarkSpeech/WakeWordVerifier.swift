@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 
 /// What the second look at a wake-word candidate found: the phrase forced onto the candidate's
@@ -121,6 +122,8 @@ final class WakeWordVerifier {
     /// Hears each window once for all its searches (`cepstra(of:)`).
     private let frontEnd: FrontEnd
     private static let loopSearch = "hark-wake-loop"
+    /// The last window the free phones were searched in, and what they found there (`freePhones(in:)`).
+    private var lastFreePhones: (window: [Float], segments: [Decoder.Segment])?
     /// Alignment searches already installed, by their phones.
     private var alignments: [String: String] = [:]
 
@@ -129,9 +132,6 @@ final class WakeWordVerifier {
     private let otherWords: Set<String>
     /// The dictionary word standing for each phrase spelling the check may be asked about, by its phones.
     private let phraseWords: [String: String]
-    /// Word-check searches already installed, by the phrase's phones: the phrase among the words,
-    /// and the words alone.
-    private var wordChecks: [String: (phrase: String, words: String)] = [:]
 
     /// `extraArguments`: the search's adaptation flags, so the second look hears the same model.
     /// `otherWords`: the dictionary entries of common words (`OtherWords`) to check the phrases
@@ -187,8 +187,7 @@ final class WakeWordVerifier {
         _ = try decoder.decodeWhole(window)
         let path = decoder.segments().filter { $0.word.hasPrefix("ph-") && $0.frameCount > 0 }
         try decoder.activate(Self.loopSearch)
-        _ = try decoder.decodeWhole(window)
-        let loopSegments = decoder.segments()
+        let loopSegments = try freePhones(in: window)
         let loop = PhoneLoopScores(loopSegments, naturalLog: decoder.naturalLog)
         guard path.count == phones.count, let first = path.first else {
             var evidence = WakeWordEvidence.unaligned
@@ -226,6 +225,18 @@ final class WakeWordVerifier {
                                 leadingSilence: before.isEmpty ? 0 : Double(quiet) / Double(before.count))
     }
 
+    /// The free phones' segments of `window`. The search proposes each spelling of a phrase
+    /// ("jarvis", "jarvis(2)") apart, often over the very same frames, so the same window comes
+    /// twice in a row: the loop's answer depends on the window's features alone (a whole
+    /// utterance is normalised by its own mean), and the last one is kept for it.
+    private func freePhones(in window: Cepstra) throws(RecognitionError) -> [Decoder.Segment] {
+        if let last = lastFreePhones, last.window == window.values { return last.segments }
+        _ = try decoder.decodeWhole(window)
+        let segments = decoder.segments()
+        lastFreePhones = (window.values, segments)
+        return segments
+    }
+
     /// Where the phrase spelt `phones` lies in `window` (frames, first to last), as its forced
     /// alignment between free phones puts it, with the alignment's path score; nil when the
     /// alignment finds no path through every phone.
@@ -251,11 +262,23 @@ final class WakeWordVerifier {
     /// phrase better than any of them.
     func otherWordsGap(phones: [String], besides words: [String], in window: Cepstra,
                        phraseFrames: Int) throws(RecognitionError) -> Double {
-        let searches = try wordCheck(for: phones, besides: words)
-        try decoder.activate(searches.phrase)
-        let withPhrase = try decoder.decodeWhole(window).score
-        try decoder.activate(searches.words)
-        let wordsAlone = try decoder.decodeWhole(window).score
+        let key = phones.joined(separator: " ")
+        guard let phraseWord = phraseWords[key] else {
+            throw RecognitionError(.grammar, "the wake phrase \"\(key)\" was not given to the verifier to check against other words")
+        }
+        let known = words.filter(otherWords.contains)
+        guard !known.isEmpty else {
+            throw RecognitionError(.grammar, "none of the other words to check the wake phrase \"\(key)\" against is in the verifier's dictionary")
+        }
+        // The phrase among the words: 0 ─words─▶ 3 ─phrase─▶ 4 ─words─▶ 7, the words either side optional.
+        let phraseArcs = OtherWords.loopArcs(words: known, start: 0, final: 3, firstFreeState: 1)
+            + [(from: 0, to: 3, word: nil, probability: 1), (from: 3, to: 4, word: Optional(phraseWord), probability: 1),
+               (from: 4, to: 7, word: nil, probability: 1)]
+            + OtherWords.loopArcs(words: known, start: 4, final: 7, firstFreeState: 5)
+        let withPhrase = try bestScore(of: window, states: 8, final: 7, arcs: phraseArcs)
+        // The words alone: 0 ─words─▶ 3, at least one.
+        let wordsAlone = try bestScore(of: window, states: 4, final: 3,
+                                       arcs: OtherWords.loopArcs(words: known, start: 0, final: 3, firstFreeState: 1))
         switch (withPhrase.isFinite, wordsAlone.isFinite) {
         case (true, true):
             let gap = Confidence.marginScale * (withPhrase - wordsAlone) / Double(max(phraseFrames, 1))
@@ -270,31 +293,26 @@ final class WakeWordVerifier {
     /// from its search before the end (no path at all) is the lowest.
     static let gapRange = -3.0...5.0
 
-    /// The two searches of the check for `phones`, installed the first time they are asked for:
-    ///   the phrase among the words: 0 ─words─▶ 3 ─phrase─▶ 4 ─words─▶ 7, the words either side optional;
-    ///   the words alone: 0 ─words─▶ 3, at least one.
-    /// Entering the words costs `OtherWords.entryProbability`, each word `OtherWords.wordProbability`,
-    /// as beside a command grammar; the phrase itself costs nothing.
-    private func wordCheck(for phones: [String], besides words: [String]) throws(RecognitionError) -> (phrase: String, words: String) {
-        let key = phones.joined(separator: " ")
-        if let found = wordChecks[key] { return found }
-        guard let phraseWord = phraseWords[key] else {
-            throw RecognitionError(.grammar, "the wake phrase \"\(key)\" was not given to the verifier to check against other words")
-        }
-        let known = words.filter(otherWords.contains)
-        guard !known.isEmpty else {
-            throw RecognitionError(.grammar, "none of the other words to check the wake phrase \"\(key)\" against is in the verifier's dictionary")
-        }
-        let names = (phrase: "hark-wake-among-words-\(wordChecks.count)", words: "hark-wake-words-\(wordChecks.count)")
-        let phraseArcs = OtherWords.loopArcs(words: known, start: 0, final: 3, firstFreeState: 1)
-            + [(from: 0, to: 3, word: nil, probability: 1), (from: 3, to: 4, word: Optional(phraseWord), probability: 1),
-               (from: 4, to: 7, word: nil, probability: 1)]
-            + OtherWords.loopArcs(words: known, start: 4, final: 7, firstFreeState: 5)
-        try decoder.installGraph(name: names.phrase, states: 8, start: 0, final: 7, arcs: phraseArcs)
-        try decoder.installGraph(name: names.words, states: 4, start: 0, final: 3,
-                                 arcs: OtherWords.loopArcs(words: known, start: 0, final: 3, firstFreeState: 1))
-        wordChecks[key] = names
-        return names
+    /// The best path score of `window` through the graph of `arcs` (from state 0), entering the
+    /// words costing `OtherWords.entryProbability` and each word `OtherWords.wordProbability`,
+    /// as beside a command grammar.
+    ///
+    /// The graph is made for this one decoding and removed after it, before the next is made:
+    /// kept, the check's two searches of a few hundred words each held 14 MB of pocketsphinx's
+    /// search trees for as long as Hark listened (a turn's peak memory 103 MB on make
+    /// bench-live's session, 94 MB without them), while a check comes only with a likely wake
+    /// word and making a search again takes about 7 ms beside its 45 ms of decoding.
+    private func bestScore(of window: Cepstra, states: Int, final: Int,
+                           arcs: [(from: Int, to: Int, word: String?, probability: Float)]) throws(RecognitionError) -> Double {
+        let name = "hark-wake-word-check"
+        try decoder.installGraph(name: name, states: states, start: 0, final: final, arcs: arcs)
+        let score = Result { () throws(RecognitionError) in try decoder.decodeWhole(window).score }
+        // A removed search must not be the active one.
+        try decoder.activate(Self.loopSearch)
+        try decoder.removeSearch(name)
+        // Tens of thousands of small blocks: given back, or the allocator keeps them.
+        malloc_trim(0)
+        return try score.get()
     }
 
     /// The name of an alignment search for `phones`, installed the first time it is asked for.
