@@ -27,6 +27,12 @@ extension AppCatalog {
         }
     }
 
+    /// Whether any phrase says free text: asked for each request no grammar phrase fits, so it is
+    /// answered from the graph made once (`freeTextPhrases` expands every phrase again).
+    public var saysFreeText: Bool {
+        freeText.graph(making: { freeTextGrammar() }) != nil
+    }
+
     /// The request `words` make as a phrase that says free text: the phrase's other words said
     /// exactly, its other parameters said as the grammar says them ("in the kitchen", "for five
     /// minutes"), and one to `maxWords` words where the text goes, which are the text.

@@ -284,7 +284,7 @@ public final class Assistant: Sendable {
         // Dictation costs about a tenth of the audio's length, so longer speech (not a request
         // of a few words) is not dictated.
         if !continuing, recognized.isRejected, samples.count <= Self.longestFreeTextRequest * PipelineAudio.sampleRate,
-           case let catalog = await catalog, !catalog.freeTextPhrases.isEmpty {
+           case let catalog = await catalog, catalog.saysFreeText {
             let dictated = try await recognition.dictate(samples, heardIn: room)
             func askedAbout(_ request: [String], because reason: String) -> HeardUtterance {
                 var unsure = Recognition(heardElsewhere: "", frames: dictated.frames, framesAfterLastWord: nil)

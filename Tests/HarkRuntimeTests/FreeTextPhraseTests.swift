@@ -46,6 +46,11 @@ import Testing
         #expect(near.map(\.request) == [Grammar.words(of: "add oat milk to my shopping list")])
         #expect(near.first?.said == "add" && near.first?.heard == "and")
         #expect(catalog.freeTextNearMatches(Grammar.words(of: "and oat milk to my shopping lists")).isEmpty)
+        // Whether to dictate a request no grammar phrase fits: only where a phrase says free text.
+        #expect(catalog.saysFreeText)
+        let wordsOnly = Self.lists.replacingOccurrences(of: "{type: text, required: true, prompt: What should I add?, maxWords: 3}",
+                                                        with: "{type: integer, required: true, prompt: How many?}")
+        #expect(!AppCatalog(apps: [try AppCatalog.manifest(yaml: wordsOnly, identifier: "lists")]).saysFreeText)
     }
 
     static let media = """
