@@ -40,7 +40,12 @@ extension AppCatalog {
     /// Where several ways fit, the one leaving the fewest words to the text wins ("play jazz in
     /// the kitchen" is jazz in the kitchen, not "jazz in the kitchen" anywhere), then the phrase
     /// first in the apps' order. nil when none fits.
-    public func freeTextMatch(_ words: [String], reader: ValueReader = ValueReader()) -> IntentMatch? {
+    ///
+    /// `written`: the text as it was written, for the words at those positions of `words`, when
+    /// `words` were spelled out from typed text (a typed "5" is "five" to the grammar, and stays
+    /// "5" in a message); nil keeps the words.
+    public func freeTextMatch(_ words: [String], reader: ValueReader = ValueReader(),
+                              written: (Range<Int>) -> String? = { _ in nil }) -> IntentMatch? {
         guard !words.isEmpty, let graph = freeText.graph(making: { freeTextGrammar() }) else { return nil }
         let longest = min(words.count, ParameterDefinition.maxWordsRange.upperBound)
         for length in 1...longest {
@@ -53,7 +58,7 @@ extension AppCatalog {
                       var match = match(interpretation, reader: reader),
                       let parameter = match.intent.parameter(named: said),
                       length <= parameter.maxWords ?? ParameterDefinition.defaultMaxWords else { continue }
-                let joined = text.joined(separator: " ")
+                let joined = written(start..<(start + length)) ?? text.joined(separator: " ")
                 match.values[said] = IntentMatch.Value(value: ParameterValue(identifier: joined, spoken: joined), heard: joined)
                 best = (match, interpretation.ruleIndex)
             }

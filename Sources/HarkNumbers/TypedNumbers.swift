@@ -7,6 +7,17 @@ public enum TypedNumbers {
     public static let fractions: [String: [String]] = ["1/2": ["half"], "1/3": ["third"], "2/3": ["two", "thirds"], "1/4": ["quarter"],
                                                  "3/4": ["three", "quarters"]]
 
+    /// The typed words of `typed` that `spellingOut(typed, splittingUnits:)` made the words at
+    /// `range` of, joined, when that range begins and ends where a typed word's words do; nil
+    /// when it cuts through one ("twenty" of "25").
+    public static func written(_ range: Range<Int>, of typed: [String], splittingUnits: Bool = false) -> String? {
+        let origins = typed.enumerated().flatMap { index, word in spellingOut([word], splittingUnits: splittingUnits).map { _ in index } }
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= origins.count,
+              range.lowerBound == 0 || origins[range.lowerBound - 1] != origins[range.lowerBound],
+              range.upperBound == origins.count || origins[range.upperBound] != origins[range.upperBound - 1] else { return nil }
+        return typed[origins[range.lowerBound]...origins[range.upperBound - 1]].joined(separator: " ")
+    }
+
     /// `words` (lower case, split on spaces) with each whole number of digits written out, a
     /// percent or degree sign after it said, and a hyphen between a number and a word dropped.
     /// Decimals are said with "point" ("26.5": "twenty six point five"). Other words and numbers

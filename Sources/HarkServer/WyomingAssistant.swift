@@ -70,7 +70,10 @@ public final class WyomingAssistant: Sendable {
         let spelled = TypedNumbers.spellingOut(words), parted = TypedNumbers.spellingOut(words, splittingUnits: true)
         let interpretation = topLevel.interpret(spelled) ?? topLevel.interpret(parted)
         // Free text beside a phrase's words ("play miles davis in the kitchen") is no grammar's.
-        let match = interpretation.flatMap { catalog.match($0) } ?? catalog.freeTextMatch(spelled) ?? catalog.freeTextMatch(parted)
+        // The text itself as typed: "remind me dinner at 5" is "dinner at 5", not "dinner at five".
+        let match = interpretation.flatMap { catalog.match($0) }
+            ?? catalog.freeTextMatch(spelled, written: { TypedNumbers.written($0, of: words) })
+            ?? catalog.freeTextMatch(parted, written: { TypedNumbers.written($0, of: words, splittingUnits: true) })
             ?? ownCommand(words)
         return match.map { catalog.fillingFromRoom($0, room: room) }
     }

@@ -45,4 +45,18 @@ import Testing
         #expect(parted("5g2 and 58%") == "5g2 and fifty eight percent")
         #expect(spelt("to 6000k") == "to 6000k")
     }
+
+    /// The typed words behind a run of spelt-out words, for text kept as it was typed.
+    @Test func theTypedWordsBehindSpeltOutOnesAreFound() {
+        let typed = ["dinner", "at", "25", "past", "6000k"]
+        // "dinner at twenty five past 6000k"
+        #expect(TypedNumbers.written(0..<5, of: typed) == "dinner at 25 past")
+        #expect(TypedNumbers.written(2..<4, of: typed) == "25")
+        #expect(TypedNumbers.written(2..<3, of: typed) == nil)  // "twenty" alone
+        #expect(TypedNumbers.written(3..<6, of: typed) == nil)
+        #expect(TypedNumbers.written(0..<7, of: typed) == nil)  // past the end
+        // "dinner at twenty five past six thousand k", parted
+        #expect(TypedNumbers.written(4..<8, of: typed, splittingUnits: true) == "past 6000k")
+        #expect(TypedNumbers.written(4..<7, of: typed, splittingUnits: true) == nil)
+    }
 }
