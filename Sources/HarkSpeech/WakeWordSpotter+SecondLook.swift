@@ -3,6 +3,23 @@ import Foundation
 /// The verifier's look at audio the search did not propose: what Hark's own voice said when a
 /// wake word was heard over it, and where a phrase lies in a recording.
 extension WakeWordSpotter {
+    /// The lowest confidence a candidate is reported from while listening: the threshold, or the
+    /// tentative odds below it.
+    var listensFrom: Double {
+        reportsTentative ? min(threshold, configuration.tentativeOdds ?? threshold) : threshold
+    }
+
+    /// The search score (per frame) a candidate needs for a second look: the configuration's
+    /// `proposalThreshold`, and while listening for odds of `listeningFloorHoldsFrom` or more (the
+    /// default's tentative wake words, or only sure ones) at least `listeningProposalThreshold`.
+    /// A benchmark that reports every candidate, to sweep thresholds, looks at them all.
+    var proposalFloor: Double {
+        guard !configuration.reportsCandidates, listensFrom >= Self.listeningFloorHoldsFrom else {
+            return configuration.proposalThreshold
+        }
+        return max(configuration.proposalThreshold, Self.listeningProposalThreshold)
+    }
+
     /// How sure the verifier is that `audio` says `detection`'s phrase (its log odds, the best
     /// of the phrase's spellings): for checking what Hark itself was saying at the moment a wake
     /// word was heard over its reply. `audio` should span the detection with the verifier's

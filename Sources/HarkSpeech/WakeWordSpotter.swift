@@ -413,7 +413,7 @@ public final class WakeWordSpotter {
                                               endSample: sample(atFrame: segment.endFrame + 1),
                                               score: score, evidence: nil, confidence: score, isAccepted: false)
             if let secondLook, let spelling {
-                guard score >= configuration.proposalThreshold else { continue }
+                guard score >= proposalFloor else { continue }
                 let windowAudio = audio(from: detection.startSample - Self.windowBefore, to: detection.endSample + Self.windowAfter)
                 let threshold = threshold, reportsCandidates = configuration.reportsCandidates
                 (detection.evidence, detection.confidence) = try secondLook.look { (verifier) throws(RecognitionError) in
@@ -459,12 +459,6 @@ public final class WakeWordSpotter {
         }
         guard let pending = pendingTentative, samplesProcessed - pending.endSample >= Self.tentativeHoldSamples else { return nil }
         return pending
-    }
-
-    /// The lowest confidence a candidate is reported from while listening: the threshold, or the
-    /// tentative odds below it.
-    private var listensFrom: Double {
-        reportsTentative ? min(threshold, configuration.tentativeOdds ?? threshold) : threshold
     }
 
     /// The candidate judged surest, if any.
