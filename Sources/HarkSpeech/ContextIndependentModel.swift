@@ -40,20 +40,11 @@ struct ContextIndependentModel {
     /// Runs `body` with the decoder arguments that load these files instead of the model's
     /// own (`-mdef`, `-sendump`), written to temporary files removed after it.
     func withArguments<T>(_ body: ([String]) throws(RecognitionError) -> T) throws(RecognitionError) -> T {
-        let folder = FileManager.default.temporaryDirectory
-        let mdef = folder.appendingPathComponent("hark-\(UUID().uuidString).mdef")
-        let sendump = folder.appendingPathComponent("hark-\(UUID().uuidString).sendump")
-        defer {
-            try? FileManager.default.removeItem(at: mdef)
-            try? FileManager.default.removeItem(at: sendump)
+        try PronunciationDictionary.withTemporaryFile(modelDefinition, extension: "mdef") { (mdef) throws(RecognitionError) in
+            try PronunciationDictionary.withTemporaryFile(mixtureWeights, extension: "sendump") { (sendump) throws(RecognitionError) in
+                try body(["-mdef", mdef, "-sendump", sendump])
+            }
         }
-        do {
-            try Data(modelDefinition.utf8).write(to: mdef)
-            try mixtureWeights.write(to: sendump)
-        } catch {
-            throw RecognitionError(.modelLoad, "cannot write the phone loop's model to \(folder.path): \(error.localizedDescription)")
-        }
-        return try body(["-mdef", mdef.path, "-sendump", sendump.path])
     }
 
     /// Little-endian integers at byte offsets of `data`, nil past its end.

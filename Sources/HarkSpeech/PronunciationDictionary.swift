@@ -79,16 +79,22 @@ struct PronunciationDictionary {
 
     /// Writes `entries` to a temporary dictionary file for the length of `body`: pocketsphinx
     /// 5prealpha reads a decoder's first dictionary (and key-phrase lists) only from files.
-    static func withTemporaryFile(_ text: String, extension suffix: String,
-                                  _ body: (String) throws(RecognitionError) -> Void) throws(RecognitionError) {
+    static func withTemporaryFile<T>(_ text: String, extension suffix: String,
+                                     _ body: (String) throws(RecognitionError) -> T) throws(RecognitionError) -> T {
+        try withTemporaryFile(Data(text.utf8), extension: suffix, body)
+    }
+
+    /// The same for bytes (a model file).
+    static func withTemporaryFile<T>(_ data: Data, extension suffix: String,
+                                     _ body: (String) throws(RecognitionError) -> T) throws(RecognitionError) -> T {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-\(UUID().uuidString).\(suffix)")
         do {
-            try text.write(to: url, atomically: false, encoding: .utf8)
+            try data.write(to: url)
         } catch {
             throw RecognitionError(.modelLoad, "cannot write \(url.path): \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: url) }
-        try body(url.path)
+        return try body(url.path)
     }
 
     /// Dictionary file text for `entries`.
