@@ -44,6 +44,9 @@ public struct DialogueEngine: Sendable {
     /// A phrase that takes a parameter from the room (`room: area`) gets it from here.
     public var room: String?
     var lastSpoken: String?
+    /// A request was not heard over a noisy room and Hark asked for it again (`notHeardOverNoise`):
+    /// for one turn, the next utterance is that request said again.
+    var offeredRetryOverNoise = false
     var topLevel: Grammar
     /// The grammar of the current turn, and its word graph for reading answers.
     public internal(set) var expectation: TurnExpectation
@@ -147,7 +150,9 @@ public struct DialogueEngine: Sendable {
     // MARK: Turns
 
     public mutating func respond(to input: DialogueInput) async -> DialogueReply {
-        let reply = await reply(to: input)
+        let retried = offeredRetryOverNoise
+        offeredRetryOverNoise = false
+        let reply = input == .notHeardOverNoise && !isInConversation ? notHeardOverNoise(again: retried) : await reply(to: input)
         if !reply.speech.isEmpty { lastSpoken = reply.speech }
         if reply.endsConversation {
             state = .idle
@@ -159,11 +164,11 @@ public struct DialogueEngine: Sendable {
     mutating func reply(to input: DialogueInput) async -> DialogueReply {
         let words: [String]
         var typed: String?
-        if case .checking(_, let before) = state, input == .silence || input == .notUnderstood {
+        if case .checking(_, let before) = state, input == .silence || input == .notUnderstood || input == .notHeardOverNoise {
             return resume(before, notAccepted: input == .silence)
         }
         switch input {
-        case .silence, .notUnderstood:
+        case .silence, .notUnderstood, .notHeardOverNoise:
             return notAccepted(silence: input == .silence)
         case .unsure(let heard):
             return check(heard)
@@ -394,6 +399,7 @@ public struct DialogueEngine: Sendable {
 
     /// Drops any conversation under way: the next turn is a new request.
     public mutating func reset() {
+        offeredRetryOverNoise = false
         guard isInConversation else { return }
         state = .idle
         expectTopLevel()

@@ -12,6 +12,9 @@ public enum DialogueInput: Sendable, Equatable {
     case silence
     /// Something was said, and the recogniser rejected it.
     case notUnderstood
+    /// Something was said in a noisy room (`Recognition.isInNoisyRoom`), and the recogniser
+    /// rejected it: asked for again once when it was a new request.
+    case notHeardOverNoise
     /// The recogniser heard these words but was not sure enough to act on them: Hark asks
     /// whether that is what was said, and goes ahead on "yes".
     case unsure([String])

@@ -244,7 +244,9 @@ public final class Assistant: Sendable {
     /// this device's own microphone and clients that name none.
     public func hear(_ samples: [Int16], continuing: Bool, heardIn room: String? = nil) async throws -> HeardUtterance {
         let expectation = try await expectTurn(continuing: continuing)
-        var heard = try await hear(samples, expecting: expectation, continuing: continuing, heardIn: room) { samples in
+        // What follows "say it again?" (no question open) is a request, which may say free text.
+        let answering = continuing ? await conversation.isInConversation : false
+        var heard = try await hear(samples, expecting: expectation, continuing: answering, heardIn: room) { samples in
             let recognized = try await recognition.recognize(samples, heardIn: room).0
             return (recognized, try await recognition.isWholePhrase(recognized))
         }
@@ -382,7 +384,7 @@ public final class Assistant: Sendable {
         } else if !recognized.guess.isEmpty {
             input = .unsure(recognized.guess)
         } else {
-            input = .notUnderstood
+            input = recognized.isInNoisyRoom ? .notHeardOverNoise : .notUnderstood
         }
         let answersPIN = await conversation.isAskingForPIN
         var (reply, match) = await conversation.respond(to: input, interpretation: recognized.interpretation, heardIn: heard.room)

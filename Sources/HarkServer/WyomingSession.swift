@@ -265,7 +265,7 @@ struct WyomingSession {
             intent = Assistant.intent(of: reply, match: match)
         }
         // Words no app's phrase says: another handler may know them.
-        let understood = speech != Assistant.didNotUnderstand || expectsAnswer || volume != nil
+        let understood = !DialogueEngine.saysNotUnderstood(speech) || volume != nil
         var data: [String: JSONValue] = ["text": .string(speech), "continue_conversation": .bool(expectsAnswer)]
         if let name { data["context"] = ["conversation_id": .string(name)] }
         // "Louder": for the client's loudspeaker (a satellite's), which says the new level itself.

@@ -64,14 +64,10 @@ final class Decoder {
     /// decoder's first dictionary only from a file, so they go through a temporary one.
     static func make(entries: [(word: String, phones: String)], modelDirectory: String, logFile: String,
                      extraArguments: [String]) throws(RecognitionError) -> Decoder {
-        var made: Decoder?
         try PronunciationDictionary.withTemporaryFile(PronunciationDictionary.text(of: entries), extension: "dict") {
             (path) throws(RecognitionError) in
-            made = try Decoder(.init(modelDirectory: modelDirectory, dictionary: path, logFile: logFile,
-                                     extraArguments: extraArguments))
+            try Decoder(.init(modelDirectory: modelDirectory, dictionary: path, logFile: logFile, extraArguments: extraArguments))
         }
-        guard let made else { throw RecognitionError(.modelLoad, "the decoder was not made") }
-        return made
     }
 
     deinit {

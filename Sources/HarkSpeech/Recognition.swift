@@ -38,6 +38,10 @@ public struct Recognition: Sendable, Equatable {
     /// Accepted with a margin Hark would act on even in a noisy room (`NoisyConfirmation`'s
     /// reach above the threshold): what a request after a tentative wake word must be.
     public var isClear = false
+    /// Heard in a noisy room: the utterance's signal-to-noise estimate below the limit under which
+    /// Hark asks first (`NoisyConfirmation.below`, or its standard one when it never asks).
+    /// Unknown (audio too short to estimate) is not noisy.
+    public var isInNoisyRoom = false
 
     /// The word with the least evidence: the one the grammar may have forced onto the audio.
     public var weakestWord: WordFit? { WordFit.weakest(of: wordFits) }

@@ -388,6 +388,8 @@ public final class Recognizer {
             features: judged.features,
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
         recognition.isClear = verdict.isClear
+        let noisyBelow = configuration.noisyConfirmation?.below ?? NoisyConfirmation.standardBelow
+        recognition.isInNoisyRoom = signalToNoise.map { $0 < noisyBelow } ?? false
         return recognition
     }
 }

@@ -190,6 +190,46 @@ import Testing
         #expect(await quiet.respond(to: .text("cancel")).speech == "OK.")
         #expect(!quiet.isInConversation)
     }
+
+    @Test func aRequestLostInNoiseIsAskedForAgainOnce() async throws {
+        var engine = try Self.engine()
+        let again = await engine.respond(to: .notHeardOverNoise)
+        #expect(again.speech == DialogueEngine.notHeardOverNoise)
+        #expect(again.expectsAnswer && !engine.isInConversation)
+        // Said again and heard: a request like any other.
+        #expect(await engine.respond(to: .text("buy blue paint")).speech == "Depot: Ready to order?")
+
+        var lost = try Self.engine()
+        _ = await lost.respond(to: .notHeardOverNoise)
+        let gaveUp = await lost.respond(to: .notHeardOverNoise)
+        #expect(gaveUp.speech == DialogueEngine.stillNotHeardOverNoise && !gaveUp.expectsAnswer)
+        // The offer lasts one turn: a later request lost in noise is asked for again.
+        #expect(await lost.respond(to: .notHeardOverNoise).speech == DialogueEngine.notHeardOverNoise)
+        #expect(await lost.respond(to: .notUnderstood).speech == DialogueEngine.didNotUnderstand)
+        _ = await lost.respond(to: .notHeardOverNoise)
+        let nothing = await lost.respond(to: .silence)
+        #expect(nothing.speech.isEmpty && !nothing.expectsAnswer)
+        // A new request (the wake word again) drops the offer too.
+        _ = await lost.respond(to: .notHeardOverNoise)
+        lost.reset()
+        #expect(await lost.respond(to: .notHeardOverNoise).speech == DialogueEngine.notHeardOverNoise)
+        #expect(DialogueEngine.saysNotUnderstood(DialogueEngine.notHeardOverNoise))
+        #expect(!DialogueEngine.saysNotUnderstood("Depot: Ready to order?"))
+    }
+
+    @Test func insideAQuestionALossInNoiseAsksTheQuestionAgain() async throws {
+        var noisy = try Self.engine(), quiet = try Self.engine()
+        _ = await noisy.respond(to: .text("buy some paint"))
+        _ = await quiet.respond(to: .text("buy some paint"))
+        let again = await noisy.respond(to: .notHeardOverNoise)
+        #expect(again == (await quiet.respond(to: .notUnderstood)))
+        #expect(again.expectsAnswer && noisy.isInConversation)
+        // The same after "Did you say …?".
+        var checking = try Self.engine(), checkingQuiet = try Self.engine()
+        _ = await checking.respond(to: .unsure(["buy", "red", "paint"]))
+        _ = await checkingQuiet.respond(to: .unsure(["buy", "red", "paint"]))
+        #expect(await checking.respond(to: .notHeardOverNoise) == (await checkingQuiet.respond(to: .notUnderstood)))
+    }
 }
 
 /// Personal and multistep shortcuts in the engine alone, with Swift handlers.
