@@ -147,8 +147,10 @@ public actor HubBrain: LiveBrain {
     private func answerHere(_ samples: [Int16], continuing: Bool, name: String, here: any LiveBrain, hubProblem: String?,
                             recordingSeconds: Double) async throws -> (report: TurnReport, reply: AudioClip) {
         var (report, clip) = try await here.respond(to: samples, early: nil, continuing: continuing, name: name)
-        answeringHere = report.expectsAnswer
-        guard !report.rejected || report.expectsAnswer else {
+        // Asked for again over the noise is not understood either: the request may be one for the hub's apps.
+        let notUnderstood = report.rejected && (!report.expectsAnswer || DialogueEngine.saysNotUnderstood(report.reply))
+        answeringHere = report.expectsAnswer && !notUnderstood
+        guard !notUnderstood else {
             return tone(name: name, problem: "\(hubProblem ?? "answered here"); not understood here either", recordingSeconds: recordingSeconds)
         }
         if let hubProblem {

@@ -216,26 +216,12 @@ import Testing
         let speech = [Int16](repeating: 0, count: 5 * 16_000) + Array(samples[Int(21.0 * 16_000)..<Int(33.0 * 16_000)])
             + [Int16](repeating: 0, count: 3 * 16_000)
         // About -42 dBFS of steady noise: some 20 dB below the person's loudest.
-        let source = RecordingSource(samples: Self.inSteadyNoise(speech, level: 260), name: "loud-room")
+        let source = RecordingSource(samples: inSteadyNoise(speech, level: 260), name: "loud-room")
         let loop = LiveLoop(assistant: try await Self.assistant(), settings: LiveSettings(), source: source, sink: nil)
         let (events, _) = try await Self.run(loop)
         #expect(events.turns.map(\.report.text) == ["start meditation in serene", "sleep"], "problems: \(events.problems)")
         #expect(events.turns.map(\.isAnswer) == [false, true])
         #expect(events.turns.last?.report.reply == "Starting your sleep meditation.")
-    }
-
-    /// `speech` with a steady noise added, its standard deviation `level` (of 32,768), the same
-    /// every run.
-    static func inSteadyNoise(_ speech: [Int16], level: Double) -> [Int16] {
-        var state: UInt64 = 5
-        return speech.map { sample -> Int16 in
-            var sum = 0.0
-            for _ in 0..<4 {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                sum += Double(state >> 11) / Double(1 << 53) - 0.5
-            }
-            return Int16(clamping: Int(sample) + Int(sum * level * 3.0.squareRoot()))
-        }
     }
 
     /// In a noisy room a request Hark could not make out is asked for again, and the request
@@ -247,7 +233,7 @@ import Testing
         // "Jarvis …", then the sentence not meant for Hark where a request should be, then
         // "turn on the garage light" after Hark's question; the room noisy throughout.
         let speech = quiet(5) + cut(1.5, 2.793) + cut(9.407, 12.926) + quiet(6) + cut(2.793, 4.407) + quiet(4)
-        let source = RecordingSource(samples: Self.inSteadyNoise(speech, level: Self.noisyRoomLevel), name: "noisy-room")
+        let source = RecordingSource(samples: inSteadyNoise(speech, level: noisyRoomLevel), name: "noisy-room")
         let loop = LiveLoop(assistant: try await Self.assistant(), settings: LiveSettings(), source: source, sink: nil)
         let (events, _) = try await Self.run(loop)
         let turns = events.turns
@@ -258,10 +244,6 @@ import Testing
         #expect(turns.last?.report.slots == ["name": "garage light", "state": "on"])
         #expect(events.wakes == 1)
     }
-
-    /// A steady noise the requests are heard about 16 dB above (their own estimates): a noisy
-    /// room, in which the wake word is still heard.
-    static let noisyRoomLevel = 800.0
 
     @Test func speechNotMeantForHarkIsIgnored() async throws {
         // The session's sentence about the weather, alone: no wake word, no turn.

@@ -174,6 +174,11 @@ import Testing
         let (other, tone) = try await brain.respond(to: try said("live/session.wav", from: 9.2, to: 13.4), early: nil,
                                                     continuing: false, name: "turn 2")
         #expect(other.reply.isEmpty && tone.duration < 0.5, "\(other.reply)")
+        // The same in a noisy room: still a tone, not "say it again?" (it may be the hub's to hear).
+        let (noisy, noisyTone) = try await brain.respond(to: inSteadyNoise(try said("live/session.wav", from: 9.2, to: 13.4),
+                                                                           level: noisyRoomLevel),
+                                                         early: nil, continuing: false, name: "turn 2b")
+        #expect(noisy.reply.isEmpty && !noisy.expectsAnswer && noisyTone.duration < 0.5, "\(noisy.reply)")
 
         // Asked what it can do (audio-fixtures/barge-in/interrupt.wav, 7.9-9.0 s): why first.
         let (help, _) = try await brain.respond(to: try said("barge-in/interrupt.wav", from: 7.7, to: 9.5), early: nil,
