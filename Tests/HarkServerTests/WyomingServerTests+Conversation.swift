@@ -182,6 +182,33 @@ extension WyomingServerTests {
         #expect(silence.data["text"] as? String != "Did you say tell me the time?")
     }
 
+    /// A satellite's request Hark could not make out over a noisy room is asked for again on the
+    /// same connection (not handled, the conversation continued), and the request said again is
+    /// heard as a new one and carried out.
+    @Test func aRequestLostInNoiseIsAskedForAgainOverWyoming() async throws {
+        let session = try WAVFile.read(contentsOf: Fixtures.audio("live/session.wav")).pipelineSamples()
+        // The session's sentence not meant for Hark, in a room about 16 dB below the voice.
+        let noisy = AudioClip(int16: inSteadyNoise(Array(session[Int(9.2 * 16_000)..<Int(13.4 * 16_000)]), level: noisyRoomLevel),
+                              sampleRate: 16_000, channels: 1)
+        let noisyBytes = try Self.pcm(noisy, rate: 16_000, width: 2, channels: 1)
+        let request = try WAVFile.read(contentsOf: Fixtures.audio("home-en/turn_on_the_garage_light.wav"))
+        let requestBytes = try Self.pcm(request, rate: request.sampleRate, width: 2, channels: 1)
+        let port = try await Self.port()
+        let (lost, again) = try await onOwnThread { () throws -> (WyomingTestClient.Event, WyomingTestClient.Event) in
+            let client = try WyomingTestClient(port: port)
+            let (heard, _) = try Self.transcribe(client, noisyBytes, rate: 16_000, width: 2, channels: 1)
+            try client.send("transcript", ["text": heard])
+            let lost = try #require(try client.receive())
+            let (text, _) = try Self.transcribe(client, requestBytes, rate: request.sampleRate, width: 2, channels: 1)
+            try client.send("transcript", ["text": text])
+            return (lost, try #require(try client.receive()))
+        }
+        #expect(lost.type == "not-handled" && lost.data["text"] as? String == DialogueEngine.notHeardOverNoise, "\(lost.type) \(lost.data)")
+        #expect(lost.data["continue_conversation"] as? Bool == true)
+        #expect(again.type == "handled" && again.data["text"] as? String == "Home: Turning on the garage light.", "\(again.data)")
+        #expect(again.data["continue_conversation"] as? Bool == false)
+    }
+
     /// Each kind of bad input, sent after whatever good events come first.
     static let malformed: [(name: String, bytes: [UInt8], code: String)] = [
         ("not JSON", Array("this is not json\n".utf8), "bad-json"),
