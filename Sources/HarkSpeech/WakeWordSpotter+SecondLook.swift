@@ -1,7 +1,8 @@
 import Foundation
 
-/// The verifier's look at audio the search did not propose: what Hark's own voice said when a
-/// wake word was heard over it, and where a phrase lies in a recording.
+/// Which candidates get a second look while listening (`listensFrom`, `proposalFloor`), and the
+/// verifier's look at audio the search did not propose: what Hark's own voice said when a wake
+/// word was heard over it, and where a phrase lies in a recording.
 extension WakeWordSpotter {
     /// The lowest confidence a candidate is reported from while listening: the threshold, or the
     /// tentative odds below it.

@@ -171,12 +171,11 @@ import Testing
         #expect(reports.all.count == 1 && reports.all.first?.contains("own apps answer what they can") == true, "\(reports.all)")
 
         // Speech no app declares (audio-fixtures/live/session.wav, 9.4-12.9 s): a tone, no sentence.
-        let (other, tone) = try await brain.respond(to: try said("live/session.wav", from: 9.2, to: 13.4), early: nil,
-                                                    continuing: false, name: "turn 2")
+        let sentence = try said("live/session.wav", from: 9.2, to: 13.4)
+        let (other, tone) = try await brain.respond(to: sentence, early: nil, continuing: false, name: "turn 2")
         #expect(other.reply.isEmpty && tone.duration < 0.5, "\(other.reply)")
         // The same in a noisy room: still a tone, not "say it again?" (it may be the hub's to hear).
-        let (noisy, noisyTone) = try await brain.respond(to: inSteadyNoise(try said("live/session.wav", from: 9.2, to: 13.4),
-                                                                           level: noisyRoomLevel),
+        let (noisy, noisyTone) = try await brain.respond(to: inSteadyNoise(sentence, level: noisyRoomLevel),
                                                          early: nil, continuing: false, name: "turn 2b")
         #expect(noisy.reply.isEmpty && !noisy.expectsAnswer && noisyTone.duration < 0.5, "\(noisy.reply)")
 
