@@ -84,17 +84,25 @@ struct PronunciationDictionary {
         try withTemporaryFile(Data(text.utf8), extension: suffix, body)
     }
 
-    /// The same for bytes (a model file).
+    /// The same for bytes (a model file). The file is made new (never through a name someone
+    /// else made first) and removed afterwards; failing to remove it is an error too, unless
+    /// `body` failed first, whose error says more.
     static func withTemporaryFile<T>(_ data: Data, extension suffix: String,
                                      _ body: (String) throws(RecognitionError) -> T) throws(RecognitionError) -> T {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hark-\(UUID().uuidString).\(suffix)")
         do {
-            try data.write(to: url)
+            try data.write(to: url, options: .withoutOverwriting)
         } catch {
             throw RecognitionError(.modelLoad, "cannot write \(url.path): \(error.localizedDescription)")
         }
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try body(url.path)
+        let result = Result { () throws(RecognitionError) in try body(url.path) }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            if case .failure(let failure) = result { throw failure }
+            throw RecognitionError(.modelLoad, "cannot remove the temporary file \(url.path): \(error.localizedDescription)")
+        }
+        return try result.get()
     }
 
     /// Dictionary file text for `entries`.

@@ -76,3 +76,36 @@ import Testing
         #expect(!found.contains { $0.word.hasPrefix("zorblax") })
     }
 }
+
+@Suite struct TemporaryDictionaryFileTests {
+    @Test func theFileHoldsTheTextForTheBodyAndIsGoneAfterIt() throws {
+        var seen = ""
+        let answer = try PronunciationDictionary.withTemporaryFile("lamp L AE M P\n", extension: "dict") { path in
+            seen = path
+            return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        }
+        #expect(answer == "lamp L AE M P\n")
+        #expect(!FileManager.default.fileExists(atPath: seen))
+    }
+
+    @Test func failingToRemoveTheFileIsAnError() throws {
+        // The body takes the file away itself, so the removal afterwards fails.
+        let error = #expect(throws: RecognitionError.self) {
+            try PronunciationDictionary.withTemporaryFile("lamp L AE M P\n", extension: "dict") { path in
+                try? FileManager.default.removeItem(atPath: path)
+                return 1
+            }
+        }
+        #expect(error?.message.contains("cannot remove the temporary file") == true)
+    }
+
+    @Test func theBodysOwnErrorIsTheOneReported() throws {
+        let error = #expect(throws: RecognitionError.self) {
+            try PronunciationDictionary.withTemporaryFile("lamp L AE M P\n", extension: "dict") { (path) throws(RecognitionError) -> Int in
+                try? FileManager.default.removeItem(atPath: path)
+                throw RecognitionError(.decoding, "the body failed")
+            }
+        }
+        #expect(error?.message == "the body failed")
+    }
+}
