@@ -64,17 +64,13 @@ extension WakeWordSpotter {
     /// are not measured yet: "athena" raised some 2,100 candidates an hour of speech, each
     /// looked at again, and a test-split run of make bench-wake took hours.
     public static let proposalThreshold = -2.0
-    /// While listening, candidates the search scored below this are not looked at again: none of
-    /// them would reach the odds Hark listens from (`listeningFloorHoldsFrom`). Of the 1,271
-    /// candidates make bench-noise's wake words raised (corpus version 4, real people's "jarvis",
-    /// "athena", "amelia" and "hey chatterbox" and 3 minutes of other speech, clean to 0 dB, the
-    /// shipped verifier), the 598 below -1.4 reached odds of -0.02 at most, those below -1.2 0.51;
-    /// every real one found from odds 1 scored -1.18 or more. On make bench-wake's 1,676 test
-    /// recordings of the four phrases (clean and at 10 dB), the 78 whose best candidate scored
-    /// below -1.4 reached odds of 0.76 at most; 1,320 reached 1. They are 60 % of the candidates
-    /// other speech raises in noise, each decoded twice: `hark listen --real-time` on
-    /// `no_wake.wav` went from 8.3 % of a core to 7.1 %.
-    public static let listeningProposalThreshold = -1.4
+    /// While listening, candidates the search scored below this are not looked at again: hardly any
+    /// would reach the odds Hark listens from (`listeningFloorHoldsFrom`), and each look decodes the
+    /// candidate's window twice or more. On make bench-wake's tune recordings of the four phrases
+    /// (clean and at 10 dB), one in 614 whose best candidate reached odds 1 had scored below it,
+    /// none that reached the default's sure odds; other speech raises about four in ten of its
+    /// candidates between -1.4 (the line before) and this. The figures: docs/benchmarks.md.
+    public static let listeningProposalThreshold = -1.2
     /// The lowest odds listened for at which `listeningProposalThreshold` holds.
     static let listeningFloorHoldsFrom = 1.0
     /// The keyword search's beam. At pocketsphinx's default (1e-48) a phrase said a little
