@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HarkAudio
+import HarkImport
 import HarkIntents
 import HarkSpeech
 import HarkStore
@@ -28,6 +29,8 @@ func explain(_ error: any Error) -> (message: String, status: Int32) {
         return ("the apps could not be loaded:\n\(error.description)", ExitStatus.dataError)
     case let error as AudioError:
         return (error.description, ExitStatus.noInput)
+    case let error as KeptSentencesError:
+        return (error.description, ExitStatus.cannotCreate)
     case let error as RecognitionError:
         if case .modelLoad = error.code { return (error.description, ExitStatus.unavailable) }
         return (error.description, ExitStatus.dataError)
