@@ -7,13 +7,17 @@
 /// again instead, as for anything else not understood.
 extension DialogueEngine {
     public static let notHeardOverNoise = "Sorry, I couldn't hear that over the noise. Say it again?"
+    /// How long after "Say it again?" the next turn still counts as the request said again. The
+    /// live loop listens for it at once; a client that names its conversation (Home Assistant) may
+    /// not say that nobody answered, and a request made minutes later is a new one.
+    public static let retryOverNoiseWindow = 30.0
     public static let stillNotHeardOverNoise = "Sorry, it's too noisy for me to hear you. Try again closer to me, or when it's quieter."
 
     /// What Hark says to a new request rejected in a noisy room: asks for it again, unless it
     /// `again` was the request said again.
     mutating func notHeardOverNoise(again: Bool) -> DialogueReply {
         guard !again else { return end(Self.stillNotHeardOverNoise) }
-        offeredRetryOverNoise = true
+        retryOverNoiseOffered = clock()
         return DialogueReply(speech: Self.notHeardOverNoise, expectsAnswer: true)
     }
 

@@ -44,9 +44,10 @@ public struct DialogueEngine: Sendable {
     /// A phrase that takes a parameter from the room (`room: area`) gets it from here.
     public var room: String?
     var lastSpoken: String?
-    /// A request was not heard over a noisy room and Hark asked for it again (`notHeardOverNoise`):
-    /// for one turn, the next utterance is that request said again.
-    var offeredRetryOverNoise = false
+    /// When a request was not heard over a noisy room and Hark asked for it again
+    /// (`notHeardOverNoise`): for one turn, and while the person is still answering that prompt
+    /// (`retryOverNoiseWindow`), the next utterance is that request said again.
+    var retryOverNoiseOffered: Date?
     var topLevel: Grammar
     /// The grammar of the current turn, and its word graph for reading answers.
     public internal(set) var expectation: TurnExpectation
@@ -150,8 +151,8 @@ public struct DialogueEngine: Sendable {
     // MARK: Turns
 
     public mutating func respond(to input: DialogueInput) async -> DialogueReply {
-        let retried = offeredRetryOverNoise
-        offeredRetryOverNoise = false
+        let retried = retryOverNoiseOffered.map { clock().timeIntervalSince($0) <= Self.retryOverNoiseWindow } ?? false
+        retryOverNoiseOffered = nil
         let reply = input == .notHeardOverNoise && !isInConversation ? notHeardOverNoise(again: retried) : await reply(to: input)
         if !reply.speech.isEmpty { lastSpoken = reply.speech }
         if reply.endsConversation {
@@ -399,7 +400,7 @@ public struct DialogueEngine: Sendable {
 
     /// Drops any conversation under way: the next turn is a new request.
     public mutating func reset() {
-        offeredRetryOverNoise = false
+        retryOverNoiseOffered = nil
         guard isInConversation else { return }
         state = .idle
         expectTopLevel()

@@ -217,6 +217,19 @@ import Testing
         #expect(!DialogueEngine.saysNotUnderstood("Depot: Ready to order?"))
     }
 
+    /// A client that names its conversation may never say the prompt went unanswered: a request
+    /// lost in noise minutes later is a new one, asked for again, not the retry given up on.
+    @Test func theOfferToSayItAgainLapses() async throws {
+        var engine = try Self.engine()
+        let start = engine.clock()
+        _ = await engine.respond(to: .notHeardOverNoise)
+        engine.clock = { start.addingTimeInterval(DialogueEngine.retryOverNoiseWindow + 1) }
+        #expect(await engine.respond(to: .notHeardOverNoise).speech == DialogueEngine.notHeardOverNoise)
+        // Within the window, the second loss is the retry lost.
+        engine.clock = { start.addingTimeInterval(DialogueEngine.retryOverNoiseWindow + 20) }
+        #expect(await engine.respond(to: .notHeardOverNoise).speech == DialogueEngine.stillNotHeardOverNoise)
+    }
+
     @Test func insideAQuestionALossInNoiseAsksTheQuestionAgain() async throws {
         var noisy = try Self.engine(), quiet = try Self.engine()
         _ = await noisy.respond(to: .text("buy some paint"))
