@@ -56,12 +56,8 @@ struct KeptSentencesTests {
         struct Refused: Error {}
         let refusing = KeptSentences(app: app, remove: { _ in throw Refused() })
         try FileManager.default.createDirectory(at: refusing.staging, withIntermediateDirectories: false)
-        #expect(throws: KeptSentencesError.self) { try refusing.replace(with: [("lights.yaml", "new")]) }
-        do {
-            try refusing.replace(with: [("lights.yaml", "new")])
-        } catch {
-            #expect(error.description.hasPrefix("cannot remove \(refusing.staging.path)"), "\(error)")
-        }
+        let error = #expect(throws: KeptSentencesError.self) { try refusing.replace(with: [("lights.yaml", "new")]) }
+        #expect(error?.description.hasPrefix("cannot remove \(refusing.staging.path)") == true, "\(String(describing: error))")
         #expect(try String(contentsOf: refusing.folder.appendingPathComponent("001-lights.yaml"), encoding: .utf8) == "old")
     }
 }
