@@ -38,8 +38,9 @@ public struct Recognition: Sendable, Equatable {
     /// Accepted with a margin Hark would act on even in a noisy room (`NoisyConfirmation`'s
     /// reach above the threshold): what a request after a tentative wake word must be.
     public var isClear = false
-    /// Heard in a noisy room: the utterance's signal-to-noise estimate below the limit under which
-    /// Hark asks first (`NoisyConfirmation.below`, or its standard one when it never asks).
+    /// Heard in a noisy room: the utterance's signal-to-noise estimate below
+    /// `NoisyConfirmation.noisyRoomBelow`, or below the limit under which Hark asks first
+    /// (`NoisyConfirmation.below`) when that is lower.
     /// Unknown (audio too short to estimate) is not noisy.
     public var isInNoisyRoom = false
 

@@ -388,7 +388,7 @@ public final class Recognizer {
             features: judged.features,
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
         recognition.isClear = verdict.isClear
-        let noisyBelow = configuration.noisyConfirmation?.below ?? NoisyConfirmation.standardBelow
+        let noisyBelow = min(configuration.noisyConfirmation?.below ?? .infinity, NoisyConfirmation.noisyRoomBelow)
         recognition.isInNoisyRoom = signalToNoise.map { $0 < noisyBelow } ?? false
         return recognition
     }

@@ -32,6 +32,15 @@ import Testing
         #expect(Self.judged(far, snr: 5) == far)
     }
 
+    /// A room of 20 to 30 dB is asked about too (where most of the wrong actions left at 20 dB
+    /// and after a click were taken); a quieter one is not.
+    @Test func aRoomUpTo30DecibelsIsAskedAbout() {
+        let justAbove = Self.threshold + 0.2
+        #expect(Self.standard.asksAbout(justAbove, signalToNoise: 25, threshold: Self.threshold, askBand: Self.band))
+        #expect(Self.standard.asksAbout(justAbove, signalToNoise: 29.9, threshold: Self.threshold, askBand: Self.band))
+        #expect(!Self.standard.asksAbout(justAbove, signalToNoise: 30, threshold: Self.threshold, askBand: Self.band))
+    }
+
     /// The squeezed margins keep their order, so a better hearing never judges worse, and
     /// nothing lands between the threshold and the reach.
     @Test func theMarginsKeepTheirOrder() {
@@ -48,13 +57,35 @@ import Testing
 /// The same on a real voice, decoded by pocketsphinx: heard in steady noise, a request the
 /// recogniser would act on is asked about; heard in a quiet room, it is acted on as before.
 @Suite struct NoisyConfirmationRecognitionTests {
-    /// `samples` under steady white noise about 35 dB below full scale (seeded, so it repeats).
-    static func hiss(_ samples: [Int16]) -> [Int16] {
+    /// `samples` under steady white noise about 35 dB below full scale (seeded, so it repeats),
+    /// or 6 dB further down for each step `quieter`.
+    static func hiss(_ samples: [Int16], quieter: UInt64 = 0) -> [Int16] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         return samples.map { sample -> Int16 in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int16(clamping: Int(sample) + Int(Int64(bitPattern: state) >> 53))  // -1024..<1024
+            return Int16(clamping: Int(sample) + Int(Int64(bitPattern: state) >> (53 + quieter)))  // -1024..<1024 at 0
         }
+    }
+
+    /// A request not made out is said to be lost "over the noise" only in a room below 20 dB,
+    /// though Hark asks first up to 30: between the two, the miss is not the noise's doing.
+    @Test func aRoomIsCalledNoisyBelow20Decibels() throws {
+        let recognizer = try Recognizer(configuration: RecognizerConfiguration())
+        try recognizer.use(RecognizerTests.home)
+        let silence = [Int16](repeating: 0, count: 16_000)
+        let quiet = silence + (try RecognizerTests.samples("home-en/turn_on_the_garage_light.wav")) + silence
+        let loud = Self.hiss(quiet), middling = Self.hiss(quiet, quieter: 1)
+        let loudRoom = try #require(SignalToNoise.estimate(loud)), middlingRoom = try #require(SignalToNoise.estimate(middling))
+        #expect(loudRoom < NoisyConfirmation.noisyRoomBelow, "SNR \(loudRoom)")
+        #expect(middlingRoom > NoisyConfirmation.noisyRoomBelow && middlingRoom < NoisyConfirmation.standardBelow, "SNR \(middlingRoom)")
+        #expect(try recognizer.recognize(loud, heardIn: "loud").isInNoisyRoom)
+        #expect(try !recognizer.recognize(middling, heardIn: "middling").isInNoisyRoom)
+        // Asking first only in rooms louder than this one, it is not called noisy either.
+        var strict = RecognizerConfiguration()
+        strict.noisyConfirmation = NoisyConfirmation(below: loudRoom - 1, reach: NoisyConfirmation.standardReach)
+        let strictRecognizer = try Recognizer(configuration: strict)
+        try strictRecognizer.use(RecognizerTests.home)
+        #expect(try !strictRecognizer.recognize(loud, heardIn: "loud").isInNoisyRoom)
     }
 
     @Test func aRequestInNoiseIsAskedAboutAndInQuietActedOn() throws {
