@@ -45,6 +45,9 @@ public struct WakeWordConfiguration: Sendable {
     /// cepstral mean to learn from it, or nil to learn from everything as pocketsphinx does; see
     /// `WakeWordSpotter.meanGate`.
     public var meanGate: Double? = WakeWordSpotter.meanGate
+    /// Whether the search stops while the room has been quiet a while, and starts again with the
+    /// moments before the first sound (`SearchQuietGate`), or hears everything.
+    public var pausesInQuietRooms = true
     /// The room level (dBFS) above which the spotter hears the audio through WebRTC's noise
     /// suppression, or nil never to; see `WakeWordSpotter.denoisingRoomLevel`.
     public var denoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel

@@ -129,4 +129,22 @@ extension WakeWordSpotter {
     /// (log10), so that `proposalThreshold` alone decides. At -7 a slow real "jarvis" (per frame
     /// above -1.4, but over 50 frames) was never proposed: 5 of 40 recordings, 2 at -15.
     static let candidateLog10PerPhone = -15.0
+
+    /// pocketsphinx scores are log base 1.0001, shifted right by 10 bits.
+    static let scoreToLog10 = 1024 * log10(1.0001)
+    /// This pocketsphinx subtracts a constant (its KWS_MAX, 1500) from the phrase-over-loop
+    /// score before reporting it as the segment's probability; adding it back gives the ratio.
+    static let scoreOffset: Int32 = 1500
+
+    /// The word and its alternates ("word(2)", …) with their phones, as the dictionary has them.
+    static func alternates(of word: String, in decoder: Decoder) -> [(entry: String, phones: String)] {
+        var found: [(entry: String, phones: String)] = []
+        if let phones = decoder.pronunciation(of: word) { found.append((word, phones)) } else { return [] }
+        var index = 2
+        while let phones = decoder.pronunciation(of: "\(word)(\(index))") {
+            found.append(("\(word)(\(index))", phones))
+            index += 1
+        }
+        return found
+    }
 }

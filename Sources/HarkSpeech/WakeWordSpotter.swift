@@ -79,6 +79,8 @@ public final class WakeWordSpotter {
     /// Whether the room is loud enough that the spotter now hears through the noise suppression
     /// (see `WakeWordSpotter.denoisingRoomLevel`).
     public private(set) var isDenoising = false
+    /// Whether the search is stopped for now, the room having been quiet a while (`SearchQuietGate`).
+    public var isSearchPaused: Bool { quietGate.isClosed }
     /// Seconds it took to load the model and install the search.
     public let loadSeconds: Double
 
@@ -115,6 +117,8 @@ public final class WakeWordSpotter {
     private var room: EnergyEndpointer?
     /// Pieces in a row no more than `quietAboveRoom` above the room.
     private var quietPieces = 0
+    /// Stops the search while the room is quiet (`SearchQuietGate`).
+    private var quietGate = SearchQuietGate()
     /// Hears everything fed when the configuration may denoise, so that it knows the room by the
     /// time the room is loud; nil when it never denoises.
     private var suppressor: NoiseSuppressor?
@@ -225,21 +229,18 @@ public final class WakeWordSpotter {
             let heard = hiss?.adding(to: piece[...]) ?? piece
             let aboveRoom = levelAboveRoom(heard)
             quietPieces = aboveRoom <= Self.quietAboveRoom ? quietPieces + 1 : 0
-            let learns = learnsMean(aboveRoom: aboveRoom)
-            let before = learns ? nil : try decoder.cepstralMeanState
-            let decoder = self.decoder
-            let result: Result<Int, RecognitionError> = heard.withUnsafeBufferPointer { buffer in
-                do throws(RecognitionError) {
-                    return .success(try decoder.processPartial(buffer))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            let frames = try result.get()
-            if let before { try decoder.restore(before) }
             keep(heard[...])
             offset += count
             samplesProcessed += count
+            let fed = samplesProcessed - count - samplesSkipped
+            guard let admitted = quietGate.admit(heard, aboveRoom: aboveRoom,
+                                                 mayClose: configuration.pausesInQuietRooms && pendingTentative == nil
+                                                     && (fed + count) % Self.frameSamples == 0)
+            else { continue }
+            samplesSkipped += admitted.skipped
+            // The kept quiet was quiet: it teaches the mean what any quiet piece would.
+            if !admitted.backlog.isEmpty { _ = try search(admitted.backlog, learns: learnsMean(aboveRoom: 0)) }
+            let frames = try search(heard, learns: learnsMean(aboveRoom: aboveRoom))
             guard frames > framesSearched else { continue }  // not a whole frame yet
             framesSearched = frames
             let found = try candidates()
@@ -261,6 +262,23 @@ public final class WakeWordSpotter {
         return detections
     }
 
+    /// Feeds `audio` to the keyword search, the cepstral mean learning from it only if `learns`;
+    /// returns the frames searched in this utterance.
+    private func search(_ audio: [Int16], learns: Bool) throws(RecognitionError) -> Int {
+        let before = learns ? nil : try decoder.cepstralMeanState
+        let decoder = self.decoder
+        let result: Result<Int, RecognitionError> = audio.withUnsafeBufferPointer { buffer in
+            do throws(RecognitionError) {
+                return .success(try decoder.processPartial(buffer))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let frames = try result.get()
+        if let before { try decoder.restore(before) }
+        return frames
+    }
+
     /// Starts the search afresh, e.g. once the command after a wake word has been heard.
     /// `skipping` counts audio that was not fed (while the command was recorded or the reply
     /// played), so that later detections keep their place on the same timeline.
@@ -270,6 +288,7 @@ public final class WakeWordSpotter {
         samplesSkipped += skipped
         recent.removeAll(keepingCapacity: true)
         recentStart = samplesProcessed
+        quietGate.open()
         try restart()
     }
 
@@ -286,6 +305,7 @@ public final class WakeWordSpotter {
         voice = StreamVoiceLevel()
         room = nil
         quietPieces = 0
+        quietGate.open()
         suppressor = configuration.denoisesAbove == nil ? nil : try Self.noiseSuppressor()
         roomLevel = RoomLevel()
         isDenoising = false
@@ -466,28 +486,10 @@ public final class WakeWordSpotter {
         candidates.max { $0.confidence < $1.confidence }
     }
 
-    /// pocketsphinx scores are log base 1.0001, shifted right by 10 bits.
-    static let scoreToLog10 = 1024 * log10(1.0001)
-    /// This pocketsphinx subtracts a constant (its KWS_MAX, 1500) from the phrase-over-loop
-    /// score before reporting it as the segment's probability; adding it back gives the ratio.
-    static let scoreOffset: Int32 = 1500
-
     /// The sample at which frame `frame` starts: the keyword search numbers frames from the
     /// decoder's start, 10 ms each, and every sample fed makes frames.
     private func sample(atFrame frame: Int) -> Int {
         min(samplesProcessed, frame * Self.frameSamples + samplesSkipped)
-    }
-
-    /// The word and its alternates ("word(2)", …) with their phones, as the dictionary has them.
-    static func alternates(of word: String, in decoder: Decoder) -> [(entry: String, phones: String)] {
-        var found: [(entry: String, phones: String)] = []
-        if let phones = decoder.pronunciation(of: word) { found.append((word, phones)) } else { return [] }
-        var index = 2
-        while let phones = decoder.pronunciation(of: "\(word)(\(index))") {
-            found.append(("\(word)(\(index))", phones))
-            index += 1
-        }
-        return found
     }
 }
 

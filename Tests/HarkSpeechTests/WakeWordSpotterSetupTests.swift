@@ -241,11 +241,19 @@ import Testing
     /// half second of quiet after a minute, so that what the search keeps of one utterance does
     /// not grow for as long as the device listens. (pocketsphinx's voice detector calls
     /// everything speech without silence removal; waiting for it, the search never restarted.)
+    /// Where the room stays quiet long enough, the search pauses instead (`SearchQuietGate`)
+    /// and searches nothing more until a sound.
     @Test func aLongWaitEndsTheSearchInTheNextQuietSpell() throws {
-        let spotter = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
+        var configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+        configuration.pausesInQuietRooms = false
+        let spotter = try WakeWordSpotter(configuration: configuration)
         let room = Array(try WakeWordSpotterTests.samples("real_wakes").prefix(16_000))
         while spotter.samplesProcessed < 62 * 16_000 { try WakeWordSpotterTests.feed(room, to: spotter) }
         #expect(spotter.framesSearched < 300, "searched \(spotter.framesSearched) frames since the search last started")
+        let pausing = try WakeWordSpotter(configuration: WakeWordConfiguration(keyPhrase: "jarvis"))
+        while pausing.samplesProcessed < 62 * 16_000 { try WakeWordSpotterTests.feed(room, to: pausing) }
+        #expect(pausing.isSearchPaused)
+        #expect(pausing.framesSearched <= SearchQuietGate.closesAfterSamples / 160 + 10, "searched \(pausing.framesSearched) frames")
     }
 
     /// Through an acoustic adaptation (`make bench-wake --acoustic-adaptation`) the search and
