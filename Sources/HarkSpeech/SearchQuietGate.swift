@@ -3,12 +3,12 @@
 ///
 /// Most of a speaker's day passes in a room where nobody speaks, and the keyword search scores
 /// every 10 ms of it all the same. Once the room has been quiet for `closesAfterSamples` (every
-/// piece within `quietAboveRoom` dB of the room's level, as the spotter follows it) the gate
-/// closes: what is heard is kept, the last `backlogSamples` of it, but not searched. The first
-/// piece louder than that opens the gate, and the search hears the kept moments first, so a
-/// phrase's soft first phone and the pause before it reach the search as they would have. The
-/// verifier's window comes from the spotter's own record of the stream, which the gate leaves
-/// alone.
+/// piece quiet as the spotter judges it: within `WakeWordSpotter.quietAboveRoom` dB of the
+/// room's level) the gate closes: what is heard is kept, the last `backlogSamples` of it, but
+/// not searched. The first piece that is not quiet opens the gate, and the search hears the
+/// kept moments first, so a phrase's soft first phone and the pause before it reach the search
+/// as they would have. The verifier's window comes from the spotter's own record of the stream,
+/// which the gate leaves alone.
 struct SearchQuietGate {
     /// A quiet room this long (samples) closes the gate: by then the front end has learned the
     /// room (its estimate of the background noise, and a mean not gated by the room's level,
@@ -18,11 +18,6 @@ struct SearchQuietGate {
     static let closesAfterSamples = 80_000
     /// What the search hears of the quiet before a sound when the gate opens (samples).
     static let backlogSamples = 8_000
-    /// A piece at most this much louder than the room (dB) counts as quiet, as for the mean gate
-    /// and the spotter's restart. At 3 dB the gate never closed over a running tap, whose pieces
-    /// rise that far above the room's level (which follows the quieter pieces) all the time.
-    static let quietAboveRoom = 6.0
-
     /// What to search after a piece: the quiet kept while the gate was closed (empty if it was
     /// open), the piece itself, and how many samples before them were never searched.
     struct Admitted {
@@ -36,11 +31,12 @@ struct SearchQuietGate {
     /// Samples heard while closed, the backlog's included.
     private var heldSamples = 0
 
-    /// Judges a piece `aboveRoom` dB louder than the room. nil: not searched (the gate is
-    /// closed). `mayClose`: nothing is waiting on what follows (a tentative candidate held to
-    /// see whether a sure one comes), so the gate may close after this piece.
-    mutating func admit(_ piece: [Int16], aboveRoom: Double, mayClose: Bool) -> Admitted? {
-        let quiet = aboveRoom <= Self.quietAboveRoom
+    /// Judges a piece, `quiet` or not. nil: not searched (the gate is closed). `mayClose`:
+    /// nothing is waiting on what follows (a tentative candidate held to see whether a sure one
+    /// comes), so the gate may close after this piece. Quiet is the spotter's own 6 dB above the
+    /// room: at 3 dB the gate never closed over a running tap, whose pieces rise that far above
+    /// the room's level (which follows the quieter pieces) all the time.
+    mutating func admit(_ piece: [Int16], quiet: Bool, mayClose: Bool) -> Admitted? {
         quietSamples = quiet ? quietSamples + piece.count : 0
         if isClosed {
             guard !quiet else {

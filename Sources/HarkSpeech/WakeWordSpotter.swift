@@ -228,14 +228,15 @@ public final class WakeWordSpotter {
             let piece = amplifiedIfFaint(try listenedTo(samples[offset..<(offset + count)]))
             let heard = hiss?.adding(to: piece[...]) ?? piece
             let aboveRoom = levelAboveRoom(heard)
-            quietPieces = aboveRoom <= Self.quietAboveRoom ? quietPieces + 1 : 0
+            let quiet = aboveRoom <= Self.quietAboveRoom
+            quietPieces = quiet ? quietPieces + 1 : 0
             keep(heard[...])
             offset += count
             samplesProcessed += count
-            let fed = samplesProcessed - count - samplesSkipped
-            guard let admitted = quietGate.admit(heard, aboveRoom: aboveRoom,
-                                                 mayClose: configuration.pausesInQuietRooms && pendingTentative == nil
-                                                     && (fed + count) % Self.frameSamples == 0)
+            // Closed only after a whole frame, so the frames past the pause keep their places.
+            let wholeFrames = (samplesProcessed - samplesSkipped) % Self.frameSamples == 0
+            guard let admitted = quietGate.admit(heard, quiet: quiet,
+                                                 mayClose: configuration.pausesInQuietRooms && pendingTentative == nil && wholeFrames)
             else { continue }
             samplesSkipped += admitted.skipped
             // The kept quiet was quiet: it teaches the mean what any quiet piece would.

@@ -12,22 +12,22 @@ import Testing
         let quietPieces = SearchQuietGate.closesAfterSamples / Self.piece.count
         // Every piece of the quiet spell is searched; the gate closes after the last.
         for _ in 0..<quietPieces {
-            let searched = gate.admit(Self.piece, aboveRoom: 1, mayClose: true)
+            let searched = gate.admit(Self.piece, quiet: true, mayClose: true)
             #expect(searched != nil)
         }
         #expect(gate.isClosed)
         // 3 s held: not searched.
         for _ in 0..<30 {
-            let searched = gate.admit(Self.piece, aboveRoom: 2, mayClose: true)
+            let searched = gate.admit(Self.piece, quiet: true, mayClose: true)
             #expect(searched == nil)
         }
-        let admitted = gate.admit(Self.piece, aboveRoom: 12, mayClose: true)
+        let admitted = gate.admit(Self.piece, quiet: false, mayClose: true)
         let opened = try #require(admitted)
         #expect(!gate.isClosed)
         #expect(opened.backlog.count == SearchQuietGate.backlogSamples)
         #expect(opened.skipped == 30 * Self.piece.count - SearchQuietGate.backlogSamples)
         // Open again, nothing is held back any more.
-        let afterwards = gate.admit(Self.piece, aboveRoom: 1, mayClose: true)
+        let afterwards = gate.admit(Self.piece, quiet: true, mayClose: true)
         let next = try #require(afterwards)
         #expect(next.backlog.isEmpty && next.skipped == 0)
     }
@@ -35,15 +35,15 @@ import Testing
     @Test func staysOpenWhileSomethingWaitsOrTheRoomIsNotQuiet() {
         var gate = SearchQuietGate()
         let pieces = 2 * SearchQuietGate.closesAfterSamples / Self.piece.count
-        for _ in 0..<pieces { _ = gate.admit(Self.piece, aboveRoom: 1, mayClose: false) }
+        for _ in 0..<pieces { _ = gate.admit(Self.piece, quiet: true, mayClose: false) }
         #expect(!gate.isClosed)
         var noisy = SearchQuietGate()
-        for index in 0..<pieces { _ = noisy.admit(Self.piece, aboveRoom: index % 20 == 0 ? 8 : 1, mayClose: true) }
+        for index in 0..<pieces { _ = noisy.admit(Self.piece, quiet: index % 20 != 0, mayClose: true) }
         #expect(!noisy.isClosed)
         // A short quiet spell never held anything: opening returns no backlog.
         var brief = SearchQuietGate()
-        for _ in 0..<10 { _ = brief.admit(Self.piece, aboveRoom: 1, mayClose: true) }
-        let opened = brief.admit(Self.piece, aboveRoom: 12, mayClose: true)
+        for _ in 0..<10 { _ = brief.admit(Self.piece, quiet: true, mayClose: true) }
+        let opened = brief.admit(Self.piece, quiet: false, mayClose: true)
         #expect(opened?.backlog.isEmpty == true && opened?.skipped == 0)
     }
 
@@ -58,7 +58,7 @@ import Testing
             configuration.pausesInQuietRooms = pausing
             let spotter = try WakeWordSpotter(configuration: configuration)
             return try wakes.map { wake in
-                let recording = Array(samples[Int((wake.start - 1) * 16_000)..<min(Int((wake.end + 1) * 16_000), samples.count)])
+                let recording = WakeWordSpotterTests.recording(of: wake, in: samples)
                 try spotter.startAfresh()
                 let room = Array(recording.prefix(16_000))
                 for _ in 0..<20 { _ = try WakeWordSpotterTests.feed(room, to: spotter) }

@@ -27,6 +27,11 @@ import Testing
         try WAVFile.read(contentsOf: Fixtures.audio("wake/\(name).wav")).pipelineSamples()
     }
 
+    /// The wake word `wake` of `samples` with a second of its room either side (less at the end).
+    static func recording(of wake: Segment, in samples: [Int16]) -> [Int16] {
+        Array(samples[Int((wake.start - 1) * 16_000)..<min(Int((wake.end + 1) * 16_000), samples.count)])
+    }
+
     /// Feeds the stream in 100 ms chunks, as the capture loop would, then a second of silence
     /// so a phrase at the very end can settle.
     static func spot(_ samples: [Int16], with spotter: WakeWordSpotter) throws -> [WakeWordDetection] {
@@ -204,7 +209,7 @@ import Testing
             let spotter = try WakeWordSpotter(configuration: configuration)
             var found = Set<Int>()
             for (index, wake) in wakes.enumerated() {
-                let recording = Array(samples[Int((wake.start - 1) * 16_000)..<min(Int((wake.end + 1) * 16_000), samples.count)])
+                let recording = Self.recording(of: wake, in: samples)
                 try spotter.startAfresh()
                 for _ in 0..<5 { _ = try spotter.process(Array(recording.prefix(16_000))) }
                 try spotter.reset()
@@ -231,7 +236,7 @@ import Testing
             configuration.meanGate = gate
             let spotter = try WakeWordSpotter(configuration: configuration)
             return try wakes.map { wake in
-                let recording = Array(samples[Int((wake.start - 1) * 16_000)..<min(Int((wake.end + 1) * 16_000), samples.count)])
+                let recording = Self.recording(of: wake, in: samples)
                 try spotter.startAfresh()
                 for _ in 0..<roomSeconds { _ = try spotter.process(Array(recording.prefix(16_000))) }
                 try spotter.reset()
