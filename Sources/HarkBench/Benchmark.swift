@@ -20,6 +20,9 @@ public struct Benchmark: Sendable {
     /// How the live loop listens for the wake word: recordings whose sidecar names a wake phrase
     /// have it spotted so (`SpottedWake`); nil cuts them at `wakeAt` as if it were always heard.
     public var wakeSettings: LiveSettings?
+    /// The recogniser's ask band (`RecognizerConfiguration.askBand`): where a request after a
+    /// tentative wake word that is asked about is counted.
+    public var askBand = Confidence.defaultAskBand
 
     public init(assistant: Assistant, inputRate: Int? = nil, threshold: Double, baseline: Bool = false) {
         self.assistant = assistant
@@ -78,12 +81,9 @@ public struct Benchmark: Sendable {
             } else {
                 let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
                 outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
-                // As the live loop judges it: the margin clears the noisy room's reach
-                // (`Recognition.isClear`), and the request has enough words.
-                if wake == .tentative && !(outcome.accepted(at: threshold + NoisyConfirmation.standard.reach)
-                                           && turn.text.split(separator: " ").count >= LiveSettings.tentativeRequestWords) {
-                    outcome.account = "after a tentative wake word, dropped in silence: " + outcome.account
-                    outcome.margin = Self.unheardMargin
+                if wake == .tentative {
+                    Self.followTentativeWake(&outcome, words: turn.text.split(separator: " ").count,
+                                             threshold: threshold, askBand: askBand)
                 }
             }
             outcome.wake = wake?.rawValue
@@ -172,6 +172,28 @@ public struct Benchmark: Sendable {
                          margin: unheardMargin, understood: false, intentRight: false, commandRight: false, slotConfusions: [],
                          account: reason
                              + (expected.intent.map { ", expected \($0.name) \(Self.describe(expected.slots ?? [:]))" } ?? ""))
+    }
+
+    /// A request after a tentative wake word, as the live loop follows it up
+    /// (`TentativeWakeFollowUp`), judged from its margin: acted on when it clears the noisy
+    /// room's reach (`Recognition.isClear`); asked about when a noisy room asks about it first
+    /// (its margin, already in the ask band, from where the threshold is judged there up); else
+    /// dropped in silence, as is a request of too few words.
+    static func followTentativeWake(_ outcome: inout BenchmarkOutcome, words: Int, threshold: Double, askBand: Double) {
+        let confirmation = NoisyConfirmation.standard
+        let askedForTheRoomFrom = confirmation.judged(threshold, signalToNoise: -.infinity, threshold: threshold, askBand: askBand)
+        let noisy = (outcome.features?.signalToNoise ?? -.infinity) < confirmation.below
+        guard outcome.understood, words >= LiveSettings.tentativeRequestWords else {
+            return drop(&outcome)
+        }
+        if outcome.margin >= threshold + confirmation.reach { return }
+        guard noisy, outcome.margin >= askedForTheRoomFrom, outcome.margin < threshold else { return drop(&outcome) }
+        outcome.account = "after a tentative wake word, asked about: " + outcome.account
+    }
+
+    private static func drop(_ outcome: inout BenchmarkOutcome) {
+        outcome.account = "after a tentative wake word, dropped in silence: " + outcome.account
+        outcome.margin = unheardMargin
     }
 
     /// The margin of a request never heard: below every threshold a report judges at.

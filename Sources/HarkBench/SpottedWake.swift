@@ -10,7 +10,7 @@ enum SpottedWake {
         /// Heard at the sensitivity's threshold: the loop acknowledges it and listens.
         case woke
         /// Below the threshold, at or above the tentative odds (`LiveSettings.tentativeWakeOdds`):
-        /// the loop listens without a sound and answers only a clear request.
+        /// the loop listens without a sound and answers only a request that bears it out.
         case tentative
         /// Not heard: the request is never listened for.
         case missed

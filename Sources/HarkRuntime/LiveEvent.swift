@@ -9,9 +9,10 @@ public enum LiveEvent: Sendable {
     /// confidence it judged by (see `WakeWordDetection`).
     case wake(at: Double, score: Double, confidence: Double)
     /// Perhaps the wake word, below the sensitivity's threshold (`LiveSettings.tentativeWakeOdds`):
-    /// Hark listens on without a sound, and answers only a request it understands clearly.
+    /// Hark listens on without a sound, and answers only a request that bears it out
+    /// (`TentativeWakeFollowUp`).
     case tentativeWake(at: Double, confidence: Double)
-    /// What followed a tentative wake word (`heard`, "" for nothing) was not a clear request:
+    /// What followed a tentative wake word (`heard`, "" for nothing) did not bear it out:
     /// Hark stayed silent and went back to waiting, `at` seconds into the input.
     case dismissed(at: Double, heard: String)
     /// One request or answer understood and replied to.
@@ -59,7 +60,7 @@ public struct LiveSummary: Sendable, Codable {
     public var wakeWords = 0
     public var turns = 0
     public var noSpeech = 0
-    /// Tentative wake words (`LiveSettings.tentativeWakeOdds`), and those a clear request bore out
+    /// Tentative wake words (`LiveSettings.tentativeWakeOdds`), and those a request bore out
     /// (counted in `wakeWords` too).
     public var tentativeWakes = 0
     public var tentativeAnswered = 0
@@ -99,7 +100,7 @@ public struct LiveSummary: Sendable, Codable {
                       processingP50 * 1000, processingP95 * 1000, cpuPerAudioSecond, cpuPerAudioSecond * 100,
                       peakResidentMegabytes)
         if tentativeWakes > 0 {
-            text += "\n\(tentativeWakes) tentative wake words: \(tentativeAnswered) borne out by a clear request, "
+            text += "\n\(tentativeWakes) tentative wake words: \(tentativeAnswered) borne out by a request, "
                 + "\(tentativeWakes - tentativeAnswered) let go in silence"
         }
         if speakingSeconds > 0 {

@@ -315,8 +315,8 @@ public actor LiveLoop {
                         tentative: Bool = false, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
         var early = early
         if tentative {
-            guard let clear = await clearRequest(utterance, heardEarly: early, onEvent: onEvent) else { return .waiting }
-            early = clear
+            guard let borneOut = await tentativeRequest(utterance, heardEarly: early, onEvent: onEvent) else { return .waiting }
+            early = borneOut
         }
         if let claim, await !claim.decision() {
             onEvent(.yielded(at: seconds(heard + skipped)))
@@ -356,13 +356,12 @@ public actor LiveLoop {
                                     since: heard, isAnswer: true))
     }
 
-    /// What followed a tentative wake word, when it is a request understood clearly enough to
-    /// act on (`Recognition.isClear`: as surely as in a noisy room, where Hark asks about the
-    /// margins just above its threshold; in `LiveSettings.tentativeRequestWords` words or more);
-    /// nil after saying it was dismissed.
+    /// What followed a tentative wake word, when it bears the wake word out
+    /// (`TentativeWakeFollowUp`): acted on when understood clearly, asked about when a noisy
+    /// room asks first; nil after saying it was dismissed.
     /// A brain that does not hear early (a hub) cannot say, so nothing is acted on.
-    private func clearRequest(_ utterance: [Int16], heardEarly: HeardUtterance?,
-                              onEvent: @Sendable (LiveEvent) -> Void) async -> HeardUtterance? {
+    private func tentativeRequest(_ utterance: [Int16], heardEarly: HeardUtterance?,
+                                  onEvent: @Sendable (LiveEvent) -> Void) async -> HeardUtterance? {
         var recognized = heardEarly
         if recognized == nil, !utterance.isEmpty {
             do {
@@ -371,19 +370,13 @@ public actor LiveLoop {
                 onEvent(.problem("what followed a tentative wake word could not be recognised: \(error)"))
             }
         }
-        guard let recognized, Self.bearsOutTentativeWake(recognized.recognition) else {
+        guard let request = recognized, TentativeWakeFollowUp(request.recognition) != .dismiss else {
             onEvent(.dismissed(at: seconds(heard + skipped), heard: recognized?.recognition.text ?? ""))
             return nil
         }
         summary.wakeWords += 1
         summary.tentativeAnswered += 1
-        return recognized
-    }
-
-    /// Whether `recognition`, heard straight after a tentative wake word, is a request clear
-    /// enough to act on: heard as surely as a noisy room requires, in enough words.
-    static func bearsOutTentativeWake(_ recognition: Recognition) -> Bool {
-        recognition.isClear && recognition.words.count >= LiveSettings.tentativeRequestWords
+        return request
     }
 
     /// Plays a clip; when `gated`, throws away what the microphone heard meanwhile.

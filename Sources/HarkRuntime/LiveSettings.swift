@@ -45,8 +45,9 @@ public struct LiveSettings: Sendable, Equatable {
     /// names another or none.
     public var wakeAcousticTransform: URL?
     /// Log odds from which a wake word below the sensitivity's threshold is listened on from
-    /// without a sound: Hark answers only if a request it understands clearly (`Recognition.isClear`) follows within
-    /// `tentativeSpeechWithin` s, and stays silent otherwise. nil: such wake words are missed.
+    /// without a sound: a request that follows within `tentativeSpeechWithin` s is acted on or
+    /// asked about as `TentativeWakeFollowUp` says, and Hark stays silent otherwise. nil: such
+    /// wake words are missed.
     /// See docs/how-hark-hears.md.
     public var tentativeWakeOdds: Double? = LiveSettings.standardTentativeWakeOdds
     public static let standardTentativeWakeOdds = 1.0

@@ -112,6 +112,8 @@ struct Verdict {
     var isGuess = false
     /// Acted on, and heard well enough that a noisy room would not have asked first.
     var isClear = false
+    /// Asked about only because the room is noisy: heard well enough to act on in a quiet one.
+    var isAskedForTheRoom = false
 
     init(_ judged: Judgement, interpretation: Interpretation?, otherWordsHeard: Bool, signalToNoise: Double?,
          configuration: RecognizerConfiguration) {
@@ -127,6 +129,7 @@ struct Verdict {
                     + ", SNR " + (signalToNoise.map { String(format: "%.0f dB", $0) } ?? "unknown") + "): worth asking"
                 : "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness))\(judged.closeRival.map { ", \"\($0.word)\" nearly as likely as \"\(words[$0.position])\" (" + String(format: "%.2f", $0.gap) + ")" } ?? "") < \(threshold))"
             isGuess = interpretation != nil && margin >= configuration.askMargin
+            isAskedForTheRoom = isGuess && heardMargin >= threshold
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }

@@ -38,6 +38,9 @@ public struct Recognition: Sendable, Equatable {
     /// Accepted with a margin Hark would act on even in a noisy room (`NoisyConfirmation`'s
     /// reach above the threshold): what a request after a tentative wake word must be.
     public var isClear = false
+    /// Rejected only because a noisy room asks first (`NoisyConfirmation`): heard well enough to
+    /// act on in a quiet room, and its `guess` is asked about.
+    public var isAskedForTheRoom = false
     /// Heard in a noisy room: the utterance's signal-to-noise estimate below
     /// `NoisyConfirmation.noisyRoomBelow`, or below the limit under which Hark asks first
     /// (`NoisyConfirmation.below`) when that is lower.

@@ -388,6 +388,7 @@ public final class Recognizer {
             features: judged.features,
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
         recognition.isClear = verdict.isClear
+        recognition.isAskedForTheRoom = verdict.isAskedForTheRoom
         let noisyBelow = min(configuration.noisyConfirmation?.below ?? .infinity, NoisyConfirmation.noisyRoomBelow)
         recognition.isInNoisyRoom = signalToNoise.map { $0 < noisyBelow } ?? false
         return recognition

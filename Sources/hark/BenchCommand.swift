@@ -98,6 +98,7 @@ struct Bench: AsyncParsableCommand {
             let bar = ProgressBar(label: "decoding")
             var benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold,
                                       baseline: baseline)
+            benchmark.askBand = configuration.recognizer.askBand
             if spotWake {
                 var wake = LiveSettings()
                 wake.tentativeWakeOdds = try tentativeWakeOdds

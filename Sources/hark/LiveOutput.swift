@@ -46,7 +46,7 @@ struct LiveEventPrinter: Sendable {
             let what = String(format: "perhaps the wake word (odds %.2f): listening without a sound", confidence)
             if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.debug("\(what)") }
         case .dismissed(let at, let heard):
-            let what = heard.isEmpty ? "no clear request followed: stayed silent" : "\"\(heard)\" was not clear enough after it: stayed silent"
+            let what = heard.isEmpty ? "no request followed: stayed silent" : "\"\(heard)\" did not bear it out: stayed silent"
             if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.debug("\(what)") }
         case .turn(let turn):
             let latency = String(format: "%.0f ms after the end of speech (%.0f ms waiting for quiet, %.0f ms answering)",

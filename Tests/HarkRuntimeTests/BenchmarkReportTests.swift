@@ -206,3 +206,45 @@ import Testing
         #expect(report.threshold(forFalseAcceptances: 0.5)?.threshold == -.infinity)
     }
 }
+
+/// `hark bench --spot-wake` follows a request after a tentative wake word up as the live loop
+/// does (`TentativeWakeFollowUp`), from its margin: acted on when clear, asked about (counted in
+/// the ask band) when a noisy room asks about it first, else dropped.
+@Suite struct TentativeWakeBenchmarkTests {
+    static let threshold = -1.8, band = 0.28
+
+    static func followed(margin: Double, words: Int = 4, signalToNoise: Double?) -> BenchmarkOutcome {
+        var outcome = BenchmarkReportTests.outcome("turn", margin: margin)
+        var features = ConfidenceFeatures(frames: 100, wordFrames: 60, loopSpeechFrames: 60, wordMargin: margin,
+                                          silenceMargin: 0, words: words)
+        features.signalToNoise = signalToNoise
+        outcome.features = features
+        Benchmark.followTentativeWake(&outcome, words: words, threshold: threshold, askBand: band)
+        return outcome
+    }
+
+    @Test func aClearRequestIsActedOnAndOneANoisyRoomAsksAboutAskedAbout() {
+        let clear = Self.followed(margin: Self.threshold + NoisyConfirmation.standardReach + 0.1, signalToNoise: 50)
+        #expect(clear.margin == Self.threshold + NoisyConfirmation.standardReach + 0.1 && !clear.account.contains("tentative"))
+
+        // Asked about for a noisy room (its margin already in the band, from the threshold's image up): kept.
+        let forTheRoom = NoisyConfirmation.standard.judged(Self.threshold + 0.1, signalToNoise: 10, threshold: Self.threshold,
+                                                           askBand: Self.band)
+        let noisy = Self.followed(margin: forTheRoom, signalToNoise: 10)
+        #expect(noisy.margin == forTheRoom && noisy.account.hasPrefix("after a tentative wake word, asked about"))
+    }
+
+    @Test func aQuietRoomsLessSureRequestAGuessALoneWordAndAnythingLessAreDropped() {
+        // Accepted in a quiet room, not clearly: a sure wake word would act on it, a tentative one does not.
+        let quiet = Self.followed(margin: Self.threshold + 0.2, signalToNoise: 50)
+        #expect(quiet.margin == Benchmark.unheardMargin && quiet.account.hasPrefix("after a tentative wake word, dropped"))
+        // Below the threshold in a quiet room: a sure wake word would ask, a tentative one does not.
+        #expect(Self.followed(margin: Self.threshold - 0.05, signalToNoise: 50).margin == Benchmark.unheardMargin)
+        // In a noisy room, below what the threshold is judged as there.
+        let belowTheImage = NoisyConfirmation.standard.judged(Self.threshold - 0.01, signalToNoise: 10, threshold: Self.threshold,
+                                                              askBand: Self.band)
+        #expect(Self.followed(margin: belowTheImage, signalToNoise: 10).margin == Benchmark.unheardMargin)
+        let lone = Self.followed(margin: Self.threshold + 1, words: 1, signalToNoise: 50)
+        #expect(lone.margin == Benchmark.unheardMargin && lone.account.hasPrefix("after a tentative wake word, dropped"))
+    }
+}

@@ -107,6 +107,7 @@ import Testing
         let quietAsked = try askingRecognizer.recognize(quiet, heardIn: "quiet")
         #expect(!quietAsked.isRejected && quietAsked.text == "turn on the garage light", "\(quietAsked.rejection ?? "")")
         #expect(quietAsked.margin == quietActed.margin)
+        #expect(!quietAsked.isAskedForTheRoom)
 
         let noisyActed = try actingRecognizer.recognize(noisy, heardIn: "loud")
         try #require(!noisyActed.isRejected && noisyActed.text == "turn on the garage light", "\(noisyActed.rejection ?? "")")
@@ -114,5 +115,16 @@ import Testing
         #expect(noisyAsked.isRejected)
         #expect(noisyAsked.guess == noisyActed.words, "guess \(noisyAsked.guess)")
         #expect(noisyAsked.rejection?.contains("noisy room") == true, "\(noisyAsked.rejection ?? "")")
+        // Heard well enough to act on in a quiet room: a tentative wake word's request asked about.
+        #expect(noisyAsked.isAskedForTheRoom)
+        // The same hearing asked about only a little below the threshold, in a quiet room, is not.
+        var strict = acting
+        strict.rejectionMargin = noisyActed.margin + 0.1
+        strict.askBand = 1
+        let strictRecognizer = try Recognizer(configuration: strict)
+        try strictRecognizer.use(RecognizerTests.home)
+        let guessed = try strictRecognizer.recognize(noisy, heardIn: "loud")
+        #expect(guessed.isRejected && guessed.guess == noisyActed.words, "\(guessed.rejection ?? "")")
+        #expect(!guessed.isAskedForTheRoom)
     }
 }
