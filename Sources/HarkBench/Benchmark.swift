@@ -1,6 +1,6 @@
 public import Foundation
 import HarkAudio
-import HarkSpeech
+public import HarkSpeech
 import HarkIntents
 public import HarkRuntime
 
@@ -20,9 +20,10 @@ public struct Benchmark: Sendable {
     /// How the live loop listens for the wake word: recordings whose sidecar names a wake phrase
     /// have it spotted so (`SpottedWake`); nil cuts them at `wakeAt` as if it were always heard.
     public var wakeSettings: LiveSettings?
-    /// The recogniser's ask band (`RecognizerConfiguration.askBand`): where a request after a
-    /// tentative wake word that is asked about is counted.
+    /// The recogniser's ask band and noisy-room asking (`RecognizerConfiguration.askBand`,
+    /// `.noisyConfirmation`): how a request after a tentative wake word is followed up.
     public var askBand = Confidence.defaultAskBand
+    public var noisyConfirmation: NoisyConfirmation? = .standard
 
     public init(assistant: Assistant, inputRate: Int? = nil, threshold: Double, baseline: Bool = false) {
         self.assistant = assistant
@@ -83,7 +84,7 @@ public struct Benchmark: Sendable {
                 outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
                 if wake == .tentative {
                     Self.followTentativeWake(&outcome, words: turn.text.split(separator: " ").count,
-                                             threshold: threshold, askBand: askBand)
+                                             threshold: threshold, askBand: askBand, confirmation: noisyConfirmation)
                 }
             }
             outcome.wake = wake?.rawValue
@@ -178,16 +179,17 @@ public struct Benchmark: Sendable {
     /// (`TentativeWakeFollowUp`), judged from its margin: acted on when it clears the noisy
     /// room's reach (`Recognition.isClear`); asked about when a noisy room asks about it first
     /// (its margin, already in the ask band, from where the threshold is judged there up); else
-    /// dropped in silence, as is a request of too few words.
-    static func followTentativeWake(_ outcome: inout BenchmarkOutcome, words: Int, threshold: Double, askBand: Double) {
-        let confirmation = NoisyConfirmation.standard
-        let askedForTheRoomFrom = confirmation.judged(threshold, signalToNoise: -.infinity, threshold: threshold, askBand: askBand)
-        let noisy = (outcome.features?.signalToNoise ?? -.infinity) < confirmation.below
+    /// dropped in silence, as is a request of too few words. `confirmation`: the recogniser's
+    /// (nil when no room asks first), whose reach also says what is clear, as in `Verdict`.
+    static func followTentativeWake(_ outcome: inout BenchmarkOutcome, words: Int, threshold: Double, askBand: Double,
+                                    confirmation: NoisyConfirmation?) {
         guard outcome.understood, words >= LiveSettings.tentativeRequestWords else {
             return drop(&outcome)
         }
-        if outcome.margin >= threshold + confirmation.reach { return }
-        guard noisy, outcome.margin >= askedForTheRoomFrom, outcome.margin < threshold else { return drop(&outcome) }
+        if outcome.margin >= threshold + (confirmation ?? .standard).reach { return }
+        guard let confirmation, (outcome.features?.signalToNoise ?? -.infinity) < confirmation.below,
+              outcome.margin >= confirmation.judged(threshold, signalToNoise: -.infinity, threshold: threshold, askBand: askBand),
+              outcome.margin < threshold else { return drop(&outcome) }
         outcome.account = "after a tentative wake word, asked about: " + outcome.account
     }
 

@@ -99,6 +99,7 @@ struct Bench: AsyncParsableCommand {
             var benchmark = Benchmark(assistant: assistant, inputRate: inputRate, threshold: threshold,
                                       baseline: baseline)
             benchmark.askBand = configuration.recognizer.askBand
+            benchmark.noisyConfirmation = configuration.recognizer.noisyConfirmation
             if spotWake {
                 var wake = LiveSettings()
                 wake.tentativeWakeOdds = try tentativeWakeOdds

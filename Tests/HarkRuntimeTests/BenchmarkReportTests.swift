@@ -213,13 +213,14 @@ import Testing
 @Suite struct TentativeWakeBenchmarkTests {
     static let threshold = -1.8, band = 0.28
 
-    static func followed(margin: Double, words: Int = 4, signalToNoise: Double?) -> BenchmarkOutcome {
+    static func followed(margin: Double, words: Int = 4, signalToNoise: Double?,
+                         confirmation: NoisyConfirmation? = .standard) -> BenchmarkOutcome {
         var outcome = BenchmarkReportTests.outcome("turn", margin: margin)
         var features = ConfidenceFeatures(frames: 100, wordFrames: 60, loopSpeechFrames: 60, wordMargin: margin,
                                           silenceMargin: 0, words: words)
         features.signalToNoise = signalToNoise
         outcome.features = features
-        Benchmark.followTentativeWake(&outcome, words: words, threshold: threshold, askBand: band)
+        Benchmark.followTentativeWake(&outcome, words: words, threshold: threshold, askBand: band, confirmation: confirmation)
         return outcome
     }
 
@@ -232,6 +233,8 @@ import Testing
                                                            askBand: Self.band)
         let noisy = Self.followed(margin: forTheRoom, signalToNoise: 10)
         #expect(noisy.margin == forTheRoom && noisy.account.hasPrefix("after a tentative wake word, asked about"))
+        // With no room asking first (confirm_in_noise_below: never), the same margin is let go.
+        #expect(Self.followed(margin: forTheRoom, signalToNoise: 10, confirmation: nil).margin == Benchmark.unheardMargin)
     }
 
     @Test func aQuietRoomsLessSureRequestAGuessALoneWordAndAnythingLessAreDropped() {
