@@ -50,6 +50,8 @@ public struct WakeWordBenchmark: Sendable {
     public var denoisesAbove: Double? = WakeWordSpotter.denoisingRoomLevel
     /// Common words candidates are checked against (`WakeWordConfiguration.otherWords`).
     public var otherWords: [String] = []
+    /// Log odds the threshold is lowered by in a noisy room (`WakeWordConfiguration.noisyRoomAllowance`).
+    public var noisyRoomAllowance = WakeWordSpotter.noisyRoomAllowance
     /// Also hear every stream with plain pocketsphinx's keyword search (`PlainKeywordSpotter`).
     public var baseline = false
 
@@ -75,6 +77,14 @@ public struct WakeWordBenchmark: Sendable {
         public var ratio: Double
         public var confidence: Double
         public var evidence: WakeWordEvidence?
+        /// How far (dB) it stood above its room (`WakeWordDetection.signalToNoise`).
+        public var signalToNoise: Double?
+
+        /// What a threshold is held against: the confidence, plus what a noisy room lets off
+        /// (`WakeWordSpotter.allowance(signalToNoise:allowance:)`).
+        public func judged(allowance: Double) -> Double {
+            confidence + WakeWordSpotter.allowance(signalToNoise: signalToNoise, allowance: allowance)
+        }
     }
 
     /// A positive recording and the best candidate for its phrase that overlapped it.
@@ -180,6 +190,7 @@ public struct WakeWordBenchmark: Sendable {
         configuration.meanGate = meanGate
         configuration.denoisesAbove = denoisesAbove
         configuration.otherWords = otherWords
+        configuration.noisyRoomAllowance = noisyRoomAllowance
         return configuration
     }
 
@@ -199,7 +210,8 @@ public struct WakeWordBenchmark: Sendable {
             outcome.candidates += events.map { event in
                 Candidate(phrase: slug, file: file, split: stream.split, end: Double(event.best.endSample - origin) / 16_000,
                           score: event.best.score, ratio: event.ratio,
-                          confidence: event.best.confidence, evidence: event.best.evidence)
+                          confidence: event.best.confidence, evidence: event.best.evidence,
+                          signalToNoise: event.best.signalToNoise)
             }
         }
         let plainAlarms = try plain.map { (plain) throws in
@@ -210,7 +222,7 @@ public struct WakeWordBenchmark: Sendable {
         if let phrase = stream.phrase, let condition = stream.condition {
             let own = outcome.candidates.filter { $0.phrase == phrase }
             outcome.positives = [Positive(phrase: phrase, condition: condition, file: file, split: stream.split,
-                                          best: own.max { ($0.confidence, $0.score) < ($1.confidence, $1.score) }, bestRatio: own.map(\.ratio).max(),
+                                          best: own.max { ($0.judged(allowance: noisyRoomAllowance), $0.score) < ($1.judged(allowance: noisyRoomAllowance), $1.score) }, bestRatio: own.map(\.ratio).max(),
                                           plainFound: plainAlarms.map { $0.contains { $0.phrase == phrase } })]
             outcome.candidates = []
         } else {
@@ -352,6 +364,7 @@ public struct WakeWordBenchmark: Sendable {
         report.denoisesAbove = denoisesAbove
         report.otherWords = otherWords.count
         report.proposalThreshold = proposalThreshold
+        report.noisyRoomAllowance = noisyRoomAllowance
         let outcomes = results.outcomes.compactMap { $0 }
         report.positives = outcomes.flatMap(\.positives)
         report.negatives = outcomes.filter { $0.stream.family != nil }.flatMap(\.candidates)

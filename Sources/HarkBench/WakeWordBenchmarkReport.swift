@@ -35,6 +35,9 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         public var neverProposed: [String: Int] = [:]
         /// Hark at the benchmark's sensitivity.
         public var atSetting = Point(threshold: 0)
+        /// The same with one threshold in every room (no noisy-room allowance); nil when the
+        /// allowance is 0, as it would be `atSetting` again.
+        public var atSettingEveryRoom: Point? = nil
         /// Hark at the loosest threshold with no false alarm on the tune negatives; nil when none
         /// were heard (--split test), as nothing was chosen on them, and when the figures are the
         /// tune files' own.
@@ -75,6 +78,8 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
     public var otherWords = 0
     /// The search score per frame from which a candidate got a second look (`WakeWordConfiguration.proposalThreshold`).
     public var proposalThreshold = WakeWordSpotter.proposalThreshold
+    /// Log odds the threshold was lowered by in a noisy room (`WakeWordConfiguration.noisyRoomAllowance`).
+    public var noisyRoomAllowance = WakeWordSpotter.noisyRoomAllowance
     public var positives: [WakeWordBenchmark.Positive] = []
     public var negatives: [WakeWordBenchmark.Candidate] = []
     /// What plain pocketsphinx reported on the negatives; nil when it did not listen.
@@ -139,13 +144,19 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
             let sorted = values.sorted(by: >)
             return sorted.count > k ? sorted[k].nextUp : -1e9  // anything passes (JSON has no infinity)
         }
-        let confidence: (WakeWordBenchmark.Positive) -> Double? = { $0.best?.confidence }
+        // Hark's rows hold each candidate's confidence, with what its room lets off, against the threshold.
+        let allowance = noisyRoomAllowance
+        let judged: (WakeWordBenchmark.Candidate) -> Double = { $0.judged(allowance: allowance) }
+        let confidence: (WakeWordBenchmark.Positive) -> Double? = { $0.best.map(judged) }
         let ratio: (WakeWordBenchmark.Positive) -> Double? = { $0.bestRatio }
-        figures.atSetting = point(threshold, confidence, \.confidence)
-        if figures.tuneHours > 0 && !countsTune {
-            figures.chosenOnTune = point(loosest(tune.map(\.confidence), allowing: 0), confidence, \.confidence)
+        figures.atSetting = point(threshold, confidence, judged)
+        if allowance != 0 {
+            figures.atSettingEveryRoom = point(threshold, { $0.best?.confidence }, \.confidence)
         }
-        figures.bestAtOnePer10Hours = point(loosest(counted.map(\.confidence), allowing: allowed), confidence, \.confidence)
+        if figures.tuneHours > 0 && !countsTune {
+            figures.chosenOnTune = point(loosest(tune.map(judged), allowing: 0), confidence, judged)
+        }
+        figures.bestAtOnePer10Hours = point(loosest(counted.map(judged), allowing: allowed), confidence, judged)
         figures.baselineDefault = point(0, ratio, \.ratio)
         figures.baselineBestAtOnePer10Hours = point(loosest(counted.map(\.ratio), allowing: allowed), ratio, \.ratio)
         if let plainAlarms {
@@ -183,6 +194,7 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
             // A tune run has no row chosen on tune: it would be its own figures again.
             let rows: [(String, Point?)] = [
                 (String(format: "Hark, sensitivity %.2f (odds %@)", sensitivity, odds(threshold)), phrase.atSetting),
+            ] + (phrase.atSettingEveryRoom.map { [("  the same, one threshold in every room", $0)] } ?? []) + [
                 chosen,
             ].compactMap { $0 } + [
                 ("Hark, best at <=1/10 h (odds \(odds(phrase.bestAtOnePer10Hours.threshold)))", phrase.bestAtOnePer10Hours),

@@ -61,6 +61,10 @@ public struct WakeWordConfiguration: Sendable {
     /// understands clearly (`LiveSettings.tentativeWakeOdds`). Needs the verifier; ignored while
     /// reporting candidates.
     public var tentativeOdds: Double?
+    /// How far (log odds) the threshold is lowered for a candidate said in a noisy room, less
+    /// than `WakeWordSpotter.noisyRoomBelow` dB above it; 0 for one threshold in every room.
+    /// Needs the verifier.
+    public var noisyRoomAllowance = WakeWordSpotter.noisyRoomAllowance
 
     /// Every phrase listened for, the main one first.
     public var phrases: [String] { [keyPhrase] + otherPhrases.filter { $0 != keyPhrase } }
@@ -94,6 +98,10 @@ public struct WakeWordDetection: Sendable, Equatable {
     /// Below the threshold but at or above `WakeWordConfiguration.tentativeOdds`: perhaps the
     /// phrase, to be borne out by what follows it.
     public var isTentative = false
+    /// How far (dB) the phrase stood above its room, as the audio came
+    /// (`WakeWordSpotter.signalToNoise(endingAudio:phraseSamples:)`); nil without a second look.
+    /// Below `WakeWordSpotter.noisyRoomBelow` the threshold is lowered.
+    public var signalToNoise: Double?
 
     public var endSeconds: Double { Double(endSample) / 16_000 }
 }

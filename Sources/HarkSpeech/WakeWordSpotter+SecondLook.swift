@@ -79,6 +79,16 @@ extension WakeWordSpotter {
         return frames.lowerBound * Self.frameSamples..<min((frames.upperBound + 1) * Self.frameSamples, audio.count)
     }
 
+    /// A window heard apart from the stream, as a spotter hearing it afresh would: brought up by
+    /// the gain its own voice asks for (its loudest 100 ms), and with the hiss added.
+    func heardApart(_ audio: [Int16]) -> [Int16] {
+        let window = configuration.amplifiesFaintVoices
+            ? FaintVoiceGain.amplified(audio, by: FaintVoiceGain.decibels(forVoiceAt: StreamVoiceLevel.of(audio)))
+            : audio
+        var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
+        return floor?.adding(to: window[...]) ?? window
+    }
+
     /// Samples the verifier hears before a candidate's start and after its end.
     public static var verifierMargins: (before: Int, after: Int) { (windowBefore, windowAfter) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HarkAudio
 
 /// The spotter's thresholds and measured settings: what a candidate must reach, and how the
 /// search and the front end are set. The figures behind them are in docs/benchmarks.md.
@@ -39,15 +40,10 @@ extension WakeWordSpotter {
     /// on the tune half of the wake corpus (3 hours of other speech for each phrase) no false
     /// alarm for "jarvis", one for "amelia" and three for "athena", whose sounds are common in
     /// speech (0.4, odds 4, gives it one). `make bench-wake` measures it on other speakers.
-    /// One threshold for every room, measured against one that follows it (odds allowed off for
-    /// each dB a candidate stands less than a knee above its room, as `Confidence.noisePenalty`
-    /// does for requests), on one make bench-wake run's candidates with the threshold chosen on
-    /// the tune half: no allowance was best there with the room as the endpointer tracks it, and
-    /// with the room as the quietest fifth of the five seconds before (knee 25 dB, 0.05 a dB) the
-    /// tune half missed 328 instead of 341, but the test half then woke far more often (per 10 h:
-    /// "athena" 56 instead of 23, "jarvis" 11 instead of 7.1, "amelia" 5.8 instead of 1.5) for
-    /// 6 to 11 fewer misses at 10 dB. The speech that must not wake Hark is heard through the same
-    /// noise, and it gains as much from the allowance as the phrase does.
+    /// A noisy room lowers it (`noisyRoomAllowance`, below `noisyRoomBelow` dB). An allowance
+    /// growing with each dB under a knee of 25 dB (0.05 a dB, as `Confidence.noisePenalty` does
+    /// for requests) was measured before and not kept: rooms of 15 to 25 dB are where other
+    /// speech raises its surest false candidates, and the test half woke far more often.
     public static let strictestOdds = 6.0
     public static let loosestOdds = 1.0
     /// Scores per frame (log10 of the likelihood ratio per 10 ms) at sensitivity 0 and 1, for
@@ -111,6 +107,14 @@ extension WakeWordSpotter {
     /// moves the line. The suppressor costs about 0.003 of a core (0.0598 s per second of speech
     /// instead of 0.0567).
     public static let denoisingRoomLevel = -55.0
+    static func noiseSuppressor() throws(RecognitionError) -> NoiseSuppressor {
+        do {
+            return try NoiseSuppressor()
+        } catch {
+            throw RecognitionError(.modelLoad, error.message)
+        }
+    }
+
     /// How much quieter than the line the room must become to stop hearing through the suppressor (dB).
     static let denoisingHysteresis = 3.0
     /// The lines a configuration may set (dBFS).

@@ -105,8 +105,10 @@ public final class WakeWordSpotter {
     private var pendingTentative: WakeWordDetection?
     /// Candidates of this utterance already judged, by pronunciation, first and last frame.
     private var judged: Set<String> = []
-    /// The latest audio fed, for the verifier; `recentStart` is the stream position of its first sample.
+    /// The latest audio fed, for the verifier, and as it came (`recentAsCame`, for its room's
+    /// level); `recentStart` is the stream position of the first sample of each.
     private var recent: [Int16] = []
+    private var recentAsCame: [Int16] = []
     private var recentStart = 0
     /// Added to everything fed, so near-silent rooms do not starve the front end.
     private var hiss: NoiseFloor?
@@ -142,6 +144,9 @@ public final class WakeWordSpotter {
         }
         if let odds = configuration.tentativeOdds, !odds.isFinite {
             throw RecognitionError(.grammar, "the wake word's tentative odds \(odds) are not a number")
+        }
+        guard configuration.noisyRoomAllowance.isFinite, configuration.noisyRoomAllowance >= 0 else {
+            throw RecognitionError(.grammar, "the wake word's noisy-room allowance \(configuration.noisyRoomAllowance) is not a number of log odds from 0 up")
         }
         if let gate = configuration.meanGate, !Self.meanGateRange.contains(gate) {
             throw RecognitionError(.grammar, "the wake-word mean gate \(gate) dB is not between \(Self.meanGateRangeText) (e.g. 6)")
@@ -230,7 +235,7 @@ public final class WakeWordSpotter {
             let aboveRoom = levelAboveRoom(heard)
             let quiet = aboveRoom <= Self.quietAboveRoom
             quietPieces = quiet ? quietPieces + 1 : 0
-            keep(heard[...])
+            keep(heard[...], asCame: samples[offset..<(offset + count)])
             offset += count
             samplesProcessed += count
             // Closed only after a whole frame, so the frames past the pause keep their places.
@@ -288,6 +293,7 @@ public final class WakeWordSpotter {
         samplesProcessed += skipped
         samplesSkipped += skipped
         recent.removeAll(keepingCapacity: true)
+        recentAsCame.removeAll(keepingCapacity: true)
         recentStart = samplesProcessed
         quietGate.open()
         try restart()
@@ -301,6 +307,7 @@ public final class WakeWordSpotter {
     /// listening to one room has no use for it.
     public func startAfresh() throws(RecognitionError) {
         recent.removeAll(keepingCapacity: true)
+        recentAsCame.removeAll(keepingCapacity: true)
         recentStart = samplesProcessed
         hiss = configuration.noiseFloor.map { NoiseFloor(level: $0) }
         voice = StreamVoiceLevel()
@@ -343,16 +350,6 @@ public final class WakeWordSpotter {
         return FaintVoiceGain.amplified(piece, by: FaintVoiceGain.decibels(forVoiceAt: voice.observe(piece)))
     }
 
-    /// A window heard apart from the stream, as a spotter hearing it afresh would: brought up by
-    /// the gain its own voice asks for (its loudest 100 ms), and with the hiss added.
-    func heardApart(_ audio: [Int16]) -> [Int16] {
-        let window = configuration.amplifiesFaintVoices
-            ? FaintVoiceGain.amplified(audio, by: FaintVoiceGain.decibels(forVoiceAt: StreamVoiceLevel.of(audio)))
-            : audio
-        var floor = configuration.noiseFloor.map { NoiseFloor(level: $0) }
-        return floor?.adding(to: window[...]) ?? window
-    }
-
     /// `piece` as the spotter hears it: through the noise suppression while the room is louder
     /// than `configuration.denoisesAbove` (3 dB less to stop, so a room at the line does not
     /// flip between the two every few pieces), as it came otherwise.
@@ -369,14 +366,6 @@ public final class WakeWordSpotter {
             isDenoising = level > (isDenoising ? line - Self.denoisingHysteresis : line)
         }
         return isDenoising ? denoised : Array(piece)
-    }
-
-    private static func noiseSuppressor() throws(RecognitionError) -> NoiseSuppressor {
-        do {
-            return try NoiseSuppressor()
-        } catch {
-            throw RecognitionError(.modelLoad, error.message)
-        }
     }
 
     /// The room's level is followed as the mean gate was measured with: frame by frame only.
@@ -407,19 +396,23 @@ public final class WakeWordSpotter {
         return aboveRoom > gate
     }
 
-    private func keep(_ samples: ArraySlice<Int16>) {
+    private func keep(_ samples: ArraySlice<Int16>, asCame: ArraySlice<Int16>) {
         recent.append(contentsOf: samples)
+        recentAsCame.append(contentsOf: asCame)
         if recent.count > Self.keptSamples + Self.stepSamples * 10 {
             let drop = recent.count - Self.keptSamples
             recent.removeFirst(drop)
+            recentAsCame.removeFirst(drop)
             recentStart += drop
         }
     }
 
-    /// The audio from stream position `start` to `end`, as much of it as is still kept.
-    private func audio(from start: Int, to end: Int) -> [Int16] {
-        let from = max(start - recentStart, 0), to = min(end - recentStart, recent.count)
-        return from < to ? Array(recent[from..<to]) : []
+    /// The audio from stream position `start` to `end`, as much of it as is still kept, as
+    /// heard or (`asCame`) as it came.
+    private func audio(from start: Int, to end: Int, asCame: Bool = false) -> [Int16] {
+        let kept = asCame ? recentAsCame : recent
+        let from = max(start - recentStart, 0), to = min(end - recentStart, kept.count)
+        return from < to ? Array(kept[from..<to]) : []
     }
 
     /// The candidates the search has settled on since the last call, judged.
@@ -436,25 +429,30 @@ public final class WakeWordSpotter {
             if let secondLook, let spelling {
                 guard score >= proposalFloor else { continue }
                 let windowAudio = audio(from: detection.startSample - Self.windowBefore, to: detection.endSample + Self.windowAfter)
-                let threshold = threshold, reportsCandidates = configuration.reportsCandidates
-                (detection.evidence, detection.confidence) = try secondLook.look { (verifier) throws(RecognitionError) in
+                let roomAudio = audio(from: detection.endSample - RoomLevel.pieces * RoomLevel.pieceSamples,
+                                      to: detection.endSample, asCame: true)
+                let reportsCandidates = configuration.reportsCandidates
+                (detection.evidence, detection.confidence, detection.signalToNoise) = try secondLook.look { (verifier) throws(RecognitionError) in
                     let window = try verifier.cepstra(of: windowAudio)
                     var evidence = try verifier.evidence(phones: spelling.phones, in: window, searchScore: score)
                     let odds = secondLook.model.logOdds(evidence)
+                    let frames = Int((evidence.framesPerPhone * Double(spelling.phones.count)).rounded())
+                    // The phrase's level over as long as the alignment found it, at least 0.3 s.
+                    let signalToNoise = Self.signalToNoise(endingAudio: roomAudio[...], phraseSamples: max(frames, 30) * Self.frameSamples)
+                    let threshold = self.threshold(signalToNoise: signalToNoise)
                     // The check can only lower the odds, so while listening only a candidate that
                     // would wake Hark is checked; a benchmark sweeping the threshold needs more. A
                     // tentative one is not: the request after it must bear it out anyway, and checking
                     // every candidate from odds 1 cost a quarter more CPU and 20 MB while listening.
                     let checkedFrom = reportsCandidates ? min(threshold, Self.otherWordsCheckedFrom) : threshold
                     if odds >= checkedFrom, let words = secondLook.otherWordsBeside[spelling.phrase], !words.isEmpty {
-                        let frames = Int((evidence.framesPerPhone * Double(spelling.phones.count)).rounded())
                         evidence.otherWordsGap = try verifier.otherWordsGap(phones: spelling.phones, besides: words,
                                                                             in: window, phraseFrames: frames)
                     }
-                    return (evidence, Self.confidence(odds: odds, otherWordsGap: evidence.otherWordsGap))
+                    return (evidence, Self.confidence(odds: odds, otherWordsGap: evidence.otherWordsGap), signalToNoise)
                 }
             }
-            detection.isAccepted = detection.confidence >= threshold
+            detection.isAccepted = detection.confidence >= threshold(signalToNoise: detection.signalToNoise)
             detection.isTentative = !detection.isAccepted && secondLook != nil && !configuration.reportsCandidates && reportsTentative
                 && detection.confidence >= listensFrom
             found.append(detection)
