@@ -40,7 +40,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("output_device", "ALSA playback device (default: default)"),
         ("apps", "folder of bundled apps (the owner's in /etc/hark/apps and ~/.config/hark/apps load too)"),
         ("wake_phrase", "words that wake Hark (default: jarvis; check one with hark wake-check)"),
-        ("sensitivity", "0–1, higher wakes more easily; a wake word less than 15 dB above a noisy room needs odds 1 lower (default: \(LiveSettings().sensitivity))"),
+        ("sensitivity", "0–1, higher wakes more easily; a wake word only 10 to 15 dB above a noisy room needs odds 1 lower (default: \(LiveSettings().sensitivity))"),
         ("tentative_wake", "odds from which a wake word too faint to be sure of is listened on from without a sound, answered only when a request follows at once (acted on when heard clearly, asked about in a noisy room when less sure), or never (default: \(String(format: "%g", LiveSettings.standardTentativeWakeOdds)); the sensitivity's own threshold is 3.5)"),
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),

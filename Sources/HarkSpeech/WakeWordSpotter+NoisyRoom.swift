@@ -4,21 +4,26 @@ import Foundation
 ///
 /// Noise takes more from a real phrase's odds than it gives to the speech that must not wake
 /// Hark: the second look's evidence of every phrase falls, and the false candidates that come
-/// near the threshold are speech heard clearly over its room. So a candidate that stands little
-/// above its room is judged against a threshold lowered by `WakeWordConfiguration.noisyRoomAllowance`.
-/// Tentative wake words keep their own odds (`WakeWordConfiguration.tentativeOdds`).
+/// near the threshold are mostly speech heard clearly over its room. So a candidate that stands
+/// 10 to 15 dB above its room is judged against a threshold lowered by
+/// `WakeWordConfiguration.noisyRoomAllowance`. Not below 10 dB: there the noise itself lends
+/// other speech the phrase's odds ("athena" found as often in speech under a running tap at
+/// 0 to 5 dB as in a quiet room). Tentative wake words keep their own odds
+/// (`WakeWordConfiguration.tentativeOdds`).
 extension WakeWordSpotter {
-    /// Below this many dB above its room, a candidate was said in a noisy room. Chosen with the
-    /// allowance on the tune half of make bench-wake (docs/benchmarks.md): real household noise
-    /// at 10 dB measures 10 to 16 dB this way, a quiet room's phrases 40 dB and more.
+    /// A candidate from `noisyRoomFrom` up to (not including) `noisyRoomBelow` dB above its room
+    /// was said in a noisy room. Real household noise at 10 dB measures 10 to 16 dB this way, a
+    /// quiet room's phrases 40 dB and more. The figures behind both: docs/benchmarks.md.
+    public static let noisyRoomFrom = 10.0
     public static let noisyRoomBelow = 15.0
     /// How far (log odds) the threshold is lowered for a candidate said in a noisy room.
     public static let noisyRoomAllowance = 1.0
 
     /// How far the threshold is lowered for a candidate `signalToNoise` dB above its room:
-    /// `allowance` below `noisyRoomBelow`, nothing above it or when the level is not known.
+    /// `allowance` from `noisyRoomFrom` up to `noisyRoomBelow`, nothing outside it or when the
+    /// level is not known.
     public static func allowance(signalToNoise: Double?, allowance: Double) -> Double {
-        guard let signalToNoise, signalToNoise < noisyRoomBelow else { return 0 }
+        guard let signalToNoise, signalToNoise >= noisyRoomFrom, signalToNoise < noisyRoomBelow else { return 0 }
         return allowance
     }
 
