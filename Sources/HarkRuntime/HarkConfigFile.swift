@@ -40,8 +40,9 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("output_device", "ALSA playback device (default: default)"),
         ("apps", "folder of bundled apps (the owner's in /etc/hark/apps and ~/.config/hark/apps load too)"),
         ("wake_phrase", "words that wake Hark (default: jarvis; check one with hark wake-check)"),
-        ("sensitivity", "0–1, higher wakes more easily; a wake word only 10 to 15 dB above a noisy room needs odds 1 lower (default: \(LiveSettings().sensitivity))"),
+        ("sensitivity", "0–1, higher wakes more easily (default: \(LiveSettings().sensitivity))"),
         ("tentative_wake", "odds from which a wake word too faint to be sure of is listened on from without a sound, answered only when a request follows at once (acted on when heard clearly, asked about in a noisy room when less sure), or never (default: \(String(format: "%g", LiveSettings.standardTentativeWakeOdds)); the sensitivity's own threshold is 3.5)"),
+        ("wake_noisy_room_allowance", "log odds a wake word only 10 to 15 dB above a noisy room is let off the sensitivity's threshold, or never for one threshold in every room (default: \(String(format: "%g", WakeWordSpotter.noisyRoomAllowance)))"),
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
         ("confirm_in_noise_below", "in a room noisier than this (dB of signal over noise), ask \"Did you say …?\" before acting on a request heard only just well enough, or never (default: \(String(format: "%g", NoisyConfirmation.standardBelow)))"),
@@ -156,6 +157,15 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "wake_phrase": config.live.wakePhrase = try text().lowercased()
             case "sensitivity": config.live.sensitivity = try number()
             case "wake_denoise_above": config.live.wakeDenoisesAbove = try roomLevelOrNever()
+            case "wake_noisy_room_allowance":
+                if let word = value.string, ["never", "none"].contains(word) {
+                    config.live.wakeNoisyRoomAllowance = 0
+                } else {
+                    guard let odds = value.string.flatMap(Double.init), LiveSettings.wakeNoisyRoomAllowances.contains(odds) else {
+                        throw fail("expected log odds from 0 to 3, or never")
+                    }
+                    config.live.wakeNoisyRoomAllowance = odds
+                }
             case "tentative_wake":
                 if let word = value.string, ["never", "none"].contains(word) {
                     config.live.tentativeWakeOdds = nil

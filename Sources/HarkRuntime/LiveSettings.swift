@@ -50,6 +50,11 @@ public struct LiveSettings: Sendable, Equatable {
     /// wake words are missed.
     /// See docs/how-hark-hears.md.
     public var tentativeWakeOdds: Double? = LiveSettings.standardTentativeWakeOdds
+    /// Log odds a wake word said only 10 to 15 dB above a noisy room is let off the sensitivity's
+    /// threshold (`WakeWordConfiguration.noisyRoomAllowance`); 0: one threshold in every room.
+    public var wakeNoisyRoomAllowance = WakeWordSpotter.noisyRoomAllowance
+    /// The allowances a configuration may set.
+    public static let wakeNoisyRoomAllowances = 0.0...3.0
     public static let standardTentativeWakeOdds = 1.0
     /// After a tentative wake word the request must start within this long (s): a person who
     /// waits for the chime gets none, and says the wake word again.
@@ -97,6 +102,7 @@ public struct LiveSettings: Sendable, Equatable {
         configuration.amplifiesFaintVoices = wakeAmplifiesFaintVoices
         configuration.acousticTransform = wakeAcousticTransform
         configuration.tentativeOdds = tentativeWakeOdds
+        configuration.noisyRoomAllowance = wakeNoisyRoomAllowance
         return configuration
     }
 
@@ -123,6 +129,9 @@ public struct LiveSettings: Sendable, Equatable {
             problems.append("wake_denoise_above must be a level between \(WakeWordSpotter.denoisingRangeText) dBFS or never, not \(line)")
         }
         if let odds = tentativeWakeOdds, !odds.isFinite { problems.append("tentative_wake_odds must be a number or never, not \(odds)") }
+        if !Self.wakeNoisyRoomAllowances.contains(wakeNoisyRoomAllowance) {
+            problems.append("wake_noisy_room_allowance must be 0 to 3 log odds or never, not \(wakeNoisyRoomAllowance)")
+        }
         if !(0.2...5).contains(tentativeSpeechWithin) {
             problems.append("tentative_speech_within must be 0.2 to 5 seconds, not \(tentativeSpeechWithin)")
         }

@@ -45,6 +45,9 @@ struct HarkConfigFileTests {
         // Tentative wake words: odds, never, or (unsaid) the default.
         #expect(try HarkConfigFile.parse("tentative_wake: 2", file: "hark.yaml").live.wakeWord.tentativeOdds == 2)
         #expect(try HarkConfigFile.parse("tentative_wake: never", file: "hark.yaml").live.wakeWord.tentativeOdds == nil)
+        #expect(try HarkConfigFile.parse("wake_noisy_room_allowance: 0.5", file: "hark.yaml").live.wakeWord.noisyRoomAllowance == 0.5)
+        #expect(try HarkConfigFile.parse("wake_noisy_room_allowance: never", file: "hark.yaml").live.wakeWord.noisyRoomAllowance == 0)
+        #expect(try HarkConfigFile.parse("", file: "hark.yaml").live.wakeWord.noisyRoomAllowance == WakeWordSpotter.noisyRoomAllowance)
         #expect(HarkConfigFile().live.wakeWord.tentativeOdds == LiveSettings.standardTentativeWakeOdds)
         #expect(HarkConfigFile().requestDenoiseAbove == nil)
         let list = Fixtures.root.appendingPathComponent("models/other-words.txt").path
@@ -127,6 +130,8 @@ struct HarkConfigFileTests {
         #expect(problem("request_denoise_above: loud")?.reason == "request_denoise_above: expected a room level in dBFS, or never")
         #expect(problem("tentative_wake: sometimes")?.reason == "tentative_wake: expected log odds from -5 to 6, or never")
         #expect(problem("tentative_wake: 9")?.reason == "tentative_wake: expected log odds from -5 to 6, or never")
+        #expect(problem("wake_noisy_room_allowance: 4")?.reason == "wake_noisy_room_allowance: expected log odds from 0 to 3, or never")
+        #expect(problem("wake_noisy_room_allowance: loud")?.reason == "wake_noisy_room_allowance: expected log odds from 0 to 3, or never")
         #expect(problem("confirm_in_noise_below: 90")?.reason == "confirm_in_noise_below: expected a signal-to-noise ratio from -20 to 80 dB, or never")
         #expect(problem("other_words: /nonexistent/words.txt")?.reason
                 .hasPrefix("other_words: cannot read the list of other words /nonexistent/words.txt") == true)
