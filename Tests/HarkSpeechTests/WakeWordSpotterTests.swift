@@ -112,9 +112,9 @@ import Testing
         func spotter(otherWords: Bool, reportsCandidates: Bool) throws -> WakeWordSpotter {
             var configuration = WakeWordConfiguration(keyPhrase: "athena", sensitivity: 0.8)
             configuration.reportsCandidates = reportsCandidates
-            // Its room is noisy (about 10 dB): one threshold in every room, so that the check alone
-            // decides (with the noisy room's allowance the odds it leaves, 1.73, wake at 0.8; at
-            // the default sensitivity they do not).
+            // Its room is noisy (it stands 9.6 dB above it, just under the noisy room's line): one
+            // threshold in every room, so that the check alone decides wherever that line lies
+            // (let off, the odds it leaves, 1.73, would wake at 0.8; at the default they would not).
             configuration.noisyRoomAllowance = 0
             if otherWords { configuration.otherWords = try Self.installedOtherWords() }
             return try WakeWordSpotter(configuration: configuration)
