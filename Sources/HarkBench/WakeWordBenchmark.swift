@@ -96,6 +96,8 @@ public struct WakeWordBenchmark: Sendable {
         public var best: Candidate?
         /// The best likelihood ratio of any candidate for its phrase that overlapped it (log10).
         public var bestRatio: Double?
+        /// The best confidence of any of them, with no noisy room's allowance (`best` is chosen with it).
+        public var bestConfidence: Double?
         /// Whether plain pocketsphinx's keyword search reported the phrase; nil without the baseline.
         public var plainFound: Bool?
     }
@@ -223,6 +225,7 @@ public struct WakeWordBenchmark: Sendable {
             let own = outcome.candidates.filter { $0.phrase == phrase }
             outcome.positives = [Positive(phrase: phrase, condition: condition, file: file, split: stream.split,
                                           best: own.max { ($0.judged(allowance: noisyRoomAllowance), $0.score) < ($1.judged(allowance: noisyRoomAllowance), $1.score) }, bestRatio: own.map(\.ratio).max(),
+                                          bestConfidence: own.map(\.confidence).max(),
                                           plainFound: plainAlarms.map { $0.contains { $0.phrase == phrase } })]
             outcome.candidates = []
         } else {

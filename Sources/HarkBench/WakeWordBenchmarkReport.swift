@@ -151,7 +151,7 @@ public struct WakeWordBenchmarkReport: Sendable, Codable {
         let ratio: (WakeWordBenchmark.Positive) -> Double? = { $0.bestRatio }
         figures.atSetting = point(threshold, confidence, judged)
         if allowance != 0 {
-            figures.atSettingEveryRoom = point(threshold, { $0.best?.confidence }, \.confidence)
+            figures.atSettingEveryRoom = point(threshold, \.bestConfidence, \.confidence)
         }
         if figures.tuneHours > 0 && !countsTune {
             figures.chosenOnTune = point(loosest(tune.map(judged), allowing: 0), confidence, judged)

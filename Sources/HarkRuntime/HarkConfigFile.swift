@@ -121,6 +121,14 @@ public struct HarkConfigFile: Sendable, Equatable {
                 guard let level = value.string.flatMap(Double.init) else { throw fail("expected a room level in dBFS, or never") }
                 return level
             }
+            /// Log odds within `range`, or nil for "never" ("none").
+            func oddsOrNever(_ range: ClosedRange<Double>) throws -> Double? {
+                if let word = value.string, ["never", "none"].contains(word) { return nil }
+                guard let odds = value.string.flatMap(Double.init), range.contains(odds) else {
+                    throw fail("expected log odds from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound)), or never")
+                }
+                return odds
+            }
             /// YAML's own booleans (on, off, true, false, yes, no) as its scalar spells them.
             func onOrOff() throws -> Bool {
                 switch value.string?.lowercased() {
@@ -157,24 +165,8 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "wake_phrase": config.live.wakePhrase = try text().lowercased()
             case "sensitivity": config.live.sensitivity = try number()
             case "wake_denoise_above": config.live.wakeDenoisesAbove = try roomLevelOrNever()
-            case "wake_noisy_room_allowance":
-                if let word = value.string, ["never", "none"].contains(word) {
-                    config.live.wakeNoisyRoomAllowance = 0
-                } else {
-                    guard let odds = value.string.flatMap(Double.init), LiveSettings.wakeNoisyRoomAllowances.contains(odds) else {
-                        throw fail("expected log odds from 0 to 3, or never")
-                    }
-                    config.live.wakeNoisyRoomAllowance = odds
-                }
-            case "tentative_wake":
-                if let word = value.string, ["never", "none"].contains(word) {
-                    config.live.tentativeWakeOdds = nil
-                } else {
-                    guard let odds = value.string.flatMap(Double.init), (-5...6).contains(odds) else {
-                        throw fail("expected log odds from -5 to 6, or never")
-                    }
-                    config.live.tentativeWakeOdds = odds
-                }
+            case "wake_noisy_room_allowance": config.live.wakeNoisyRoomAllowance = try oddsOrNever(LiveSettings.wakeNoisyRoomAllowances) ?? 0
+            case "tentative_wake": config.live.tentativeWakeOdds = try oddsOrNever(-5...6)
             case "request_denoise_above":
                 let line = try roomLevelOrNever()
                 if let line, !WakeWordSpotter.denoisingRange.contains(line) {

@@ -50,12 +50,12 @@ public struct LiveSettings: Sendable, Equatable {
     /// wake words are missed.
     /// See docs/how-hark-hears.md.
     public var tentativeWakeOdds: Double? = LiveSettings.standardTentativeWakeOdds
+    public static let standardTentativeWakeOdds = 1.0
     /// Log odds a wake word said only 10 to 15 dB above a noisy room is let off the sensitivity's
     /// threshold (`WakeWordConfiguration.noisyRoomAllowance`); 0: one threshold in every room.
     public var wakeNoisyRoomAllowance = WakeWordSpotter.noisyRoomAllowance
     /// The allowances a configuration may set.
     public static let wakeNoisyRoomAllowances = 0.0...3.0
-    public static let standardTentativeWakeOdds = 1.0
     /// After a tentative wake word the request must start within this long (s): a person who
     /// waits for the chime gets none, and says the wake word again.
     public var tentativeSpeechWithin = 1.0

@@ -61,8 +61,9 @@ public struct WakeWordConfiguration: Sendable {
     /// understands clearly (`LiveSettings.tentativeWakeOdds`). Needs the verifier; ignored while
     /// reporting candidates.
     public var tentativeOdds: Double?
-    /// How far (log odds) the threshold is lowered for a candidate said in a noisy room, less
-    /// than `WakeWordSpotter.noisyRoomBelow` dB above it; 0 for one threshold in every room.
+    /// How far (log odds) the threshold is lowered for a candidate said in a noisy room,
+    /// `WakeWordSpotter.noisyRoomFrom` up to `noisyRoomBelow` dB above it; 0 for one threshold
+    /// in every room.
     /// Needs the verifier.
     public var noisyRoomAllowance = WakeWordSpotter.noisyRoomAllowance
 
@@ -100,7 +101,7 @@ public struct WakeWordDetection: Sendable, Equatable {
     public var isTentative = false
     /// How far (dB) the phrase stood above its room, as the audio came
     /// (`WakeWordSpotter.signalToNoise(endingAudio:phraseSamples:)`); nil without a second look.
-    /// Below `WakeWordSpotter.noisyRoomBelow` the threshold is lowered.
+    /// From `WakeWordSpotter.noisyRoomFrom` up to `noisyRoomBelow` the threshold is lowered.
     public var signalToNoise: Double?
 
     public var endSeconds: Double { Double(endSample) / 16_000 }

@@ -40,7 +40,7 @@ extension WakeWordSpotter {
     /// on the tune half of the wake corpus (3 hours of other speech for each phrase) no false
     /// alarm for "jarvis", one for "amelia" and three for "athena", whose sounds are common in
     /// speech (0.4, odds 4, gives it one). `make bench-wake` measures it on other speakers.
-    /// A noisy room lowers it (`noisyRoomAllowance`, below `noisyRoomBelow` dB). An allowance
+    /// A noisy room lowers it (`noisyRoomAllowance`, from `noisyRoomFrom` up to `noisyRoomBelow` dB). An allowance
     /// growing with each dB under a knee of 25 dB (0.05 a dB, as `Confidence.noisePenalty` does
     /// for requests) was measured before and not kept: rooms of 15 to 25 dB are where other
     /// speech raises its surest false candidates, and the test half woke far more often.
@@ -107,6 +107,7 @@ extension WakeWordSpotter {
     /// moves the line. The suppressor costs about 0.003 of a core (0.0598 s per second of speech
     /// instead of 0.0567).
     public static let denoisingRoomLevel = -55.0
+    /// A suppressor for the spotter, its failure to start said as the spotter's own.
     static func noiseSuppressor() throws(RecognitionError) -> NoiseSuppressor {
         do {
             return try NoiseSuppressor()
