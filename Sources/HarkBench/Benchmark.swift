@@ -186,9 +186,11 @@ public struct Benchmark: Sendable {
         guard outcome.understood, words >= LiveSettings.tentativeRequestWords else {
             return drop(&outcome)
         }
-        if outcome.margin >= threshold + (confirmation ?? .standard).reach { return }
+        let denoised = outcome.features?.heardThroughSuppression ?? false
+        if outcome.margin >= threshold + (confirmation ?? .standard).reach(denoised: denoised) { return }
         guard let confirmation, (outcome.features?.signalToNoise ?? -.infinity) < confirmation.below,
-              outcome.margin >= confirmation.judged(threshold, signalToNoise: -.infinity, threshold: threshold, askBand: askBand),
+              outcome.margin >= confirmation.judged(threshold, signalToNoise: -.infinity, threshold: threshold, askBand: askBand,
+                                                    denoised: denoised),
               outcome.margin < threshold else { return drop(&outcome) }
         outcome.account = "after a tentative wake word, asked about: " + outcome.account
     }

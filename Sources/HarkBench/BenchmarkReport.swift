@@ -82,6 +82,16 @@ public struct BenchmarkReport: Sendable, Codable {
     public var noiseFloorHeadroom: Double?
     /// The room level (dBFS) above which utterances were heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
+    /// The signal-to-noise estimate (dB) below which utterances were heard through noise
+    /// suppression, nil for never.
+    public var denoisesBelow: Double?
+
+    /// "below 14 dB of signal over noise (plain pocketsphinx hears the audio as it is)".
+    var noiseSuppressionText: String {
+        let when = [denoisesBelow.map { String(format: "below %g dB of signal over noise", $0) },
+                    denoisesAbove.map { String(format: "in rooms louder than %g dBFS", $0) }].compactMap { $0 }
+        return when.isEmpty ? "none" : when.joined(separator: " or ") + " (plain pocketsphinx hears the audio as it is)"
+    }
     /// The other words searched beside short phrases in quiet rooms, e.g. "500 beside one-word
     /// phrases heard at 15 dB SNR or more"; empty for none.
     public var otherWords = ""
@@ -285,7 +295,7 @@ public struct BenchmarkReport: Sendable, Codable {
             "noise floor:          " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before decoding", $0)
                 + (noiseFloorHeadroom.map { String(format: ", kept %g dB below a fainter voice", $0) } ?? "")
                 + " (plain pocketsphinx hears the audio as it is)" } ?? "none added"),
-            "noise suppression:    " + (denoisesAbove.map { String(format: "in rooms louder than %g dBFS (plain pocketsphinx hears the audio as it is)", $0) } ?? "none"),
+            "noise suppression:    " + noiseSuppressionText,
             "other words:          " + (otherWords.isEmpty ? "none" : otherWords),
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),

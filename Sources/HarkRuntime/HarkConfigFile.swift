@@ -21,6 +21,9 @@ public struct HarkConfigFile: Sendable, Equatable {
     public var logLevel: String?
     /// `request_denoise_above`: the recogniser's `RecognizerConfiguration.denoisesAbove`; nil: never.
     public var requestDenoiseAbove: Double?
+    /// `request_denoise_below`: the recogniser's `RecognizerConfiguration.denoisesBelow`
+    /// (.some(nil): never); nil when the file does not say.
+    public var requestDenoiseBelow: Double??
     /// `confirm_in_noise_below`: the recogniser's `RecognizerConfiguration.noisyConfirmation`
     /// (.some(nil): never); nil when the file does not say.
     public var noisyConfirmation: NoisyConfirmation??
@@ -45,6 +48,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("wake_noisy_room_allowance", "log odds a wake word only 10 to 15 dB above a noisy room is let off the sensitivity's threshold, or never for one threshold in every room (default: \(String(format: "%g", WakeWordSpotter.noisyRoomAllowance)))"),
         ("wake_denoise_above", "room level in dBFS above which the wake word is listened for through noise suppression, or never (default: \(String(format: "%g", WakeWordSpotter.denoisingRoomLevel)))"),
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
+        ("request_denoise_below", "a request standing less than this many dB of signal over its room's noise is heard through noise suppression, and asked about further above the rejection margin, or never (default: \(String(format: "%g", RequestDenoising.standardBelow)))"),
         ("confirm_in_noise_below", "in a room noisier than this (dB of signal over noise), ask \"Did you say …?\" before acting on a request heard only just well enough, or never (default: \(String(format: "%g", NoisyConfirmation.standardBelow)))"),
         ("wake_other_words", "a list of common words a likely wake word is checked against, so that speech they explain better does not wake Hark, or never (default: the installed models/other-words.txt)"),
         ("wake_faint_voice_gain", "on or off: bring a voice quieter than \(String(format: "%g", FaintVoiceGain.quietestUsualVoice)) dBFS up to \(String(format: "%g", FaintVoiceGain.usualVoice)) dBFS before the wake word is listened for, for a microphone that barely catches its room (default: off)"),
@@ -173,6 +177,10 @@ public struct HarkConfigFile: Sendable, Equatable {
                     throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
                 config.requestDenoiseAbove = line
+            case "request_denoise_below":
+                let below = try roomLevelOrNever()
+                if let below, !(-20...80).contains(below) { throw fail("expected a signal-to-noise ratio from -20 to 80 dB, or never") }
+                config.requestDenoiseBelow = .some(below)
             case "confirm_in_noise_below":
                 let below = try roomLevelOrNever()
                 if let below, !(-20...80).contains(below) { throw fail("expected a signal-to-noise ratio from -20 to 80 dB, or never") }

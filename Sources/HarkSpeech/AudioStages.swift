@@ -27,13 +27,28 @@ struct TransientSuppression: AudioStage {
     }
 }
 
-/// In a room louder than `above` (dBFS, by `RoomLevel`), WebRTC's noise suppression
+/// WebRTC's noise suppression (`NoiseSuppressor`, a fresh one each utterance) for a request heard
+/// in a loud room: one whose own signal-to-noise estimate is below `belowSignalToNoise` (on by
+/// default), or whose room (`RoomLevel`) is louder than `aboveRoomLevel` dBFS
 /// (`--request-denoise-above`, off by default: see `Recognizer.denoisingRoomLevel`).
-struct LoudRoomDenoising: AudioStage {
-    let above: Double
+public struct RequestDenoising: AudioStage {
+    var belowSignalToNoise: Double?
+    var aboveRoomLevel: Double?
+
+    /// 14 dB: chosen with `NoisyConfirmation.standardDenoisedReach` on the tune half of `make
+    /// bench-real` among 6 to 20 dB (docs/benchmarks.md). Household noise at 10 dB measures 8 to
+    /// 19 dB this way (median 13), at 20 dB 17 to 30.
+    public static let standardBelow = 14.0
+
+    /// Whether `heard` goes through the suppression.
+    func applies(to heard: HeardAudio) -> Bool {
+        if let below = belowSignalToNoise, let estimate = heard.levels?.signalToNoise, estimate < below { return true }
+        if let above = aboveRoomLevel, let room = RoomLevel.of(heard.samples), room > above { return true }
+        return false
+    }
 
     func process(_ samples: [Int16], of heard: HeardAudio) throws(RecognitionError) -> [Int16] {
-        guard let room = RoomLevel.of(heard.samples), room > above else { return samples }
+        guard applies(to: heard) else { return samples }
         do {
             return try NoiseSuppressor.suppressing(samples)
         } catch {
@@ -59,7 +74,7 @@ enum AudioStages {
     static func configured(by configuration: RecognizerConfiguration) -> [any AudioStage] {
         var stages: [any AudioStage] = []
         if configuration.suppressesTransients { stages.append(TransientSuppression()) }
-        if let line = configuration.denoisesAbove { stages.append(LoudRoomDenoising(above: line)) }
+        if let denoising = configuration.requestDenoising { stages.append(denoising) }
         if let level = configuration.noiseFloor {
             stages.append(NoiseFloorStage(level: level, headroom: configuration.noiseFloorHeadroom))
         }

@@ -25,6 +25,9 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// The words that decide the action against their closest rival in the grammar
     /// (`RivalContest`; nil when the phrase has none, or it was not searched).
     public var rival: RivalOutcome? = nil
+    /// Whether the utterance was heard through noise suppression (`RequestDenoising`; nil when
+    /// not recorded).
+    public var heardThroughSuppression: Bool? = nil
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
         self.frames = frames

@@ -31,6 +31,8 @@ struct JudgingContext {
     /// The phrase the words form, if any.
     let interpretation: Interpretation?
     let signalToNoise: Double?
+    /// Heard through noise suppression (`RequestDenoising`).
+    var denoised = false
 }
 
 /// One step of judging how sure Hark may be of a hearing (the last part of `Recognizer`'s
@@ -84,7 +86,7 @@ struct AskingFirstInNoise: JudgingStage {
     func judge(_ judged: inout Judgement, in context: JudgingContext) {
         judged.heardMargin = judged.margin
         judged.margin = confirmation.judged(judged.margin, signalToNoise: context.signalToNoise,
-                                            threshold: threshold, askBand: askBand)
+                                            threshold: threshold, askBand: askBand, denoised: context.denoised)
     }
 }
 
@@ -116,7 +118,7 @@ struct Verdict {
     var isAskedForTheRoom = false
 
     init(_ judged: Judgement, interpretation: Interpretation?, otherWordsHeard: Bool, signalToNoise: Double?,
-         configuration: RecognizerConfiguration) {
+         denoised: Bool = false, configuration: RecognizerConfiguration) {
         let words = judged.words, margin = judged.margin, heardMargin = judged.heardMargin ?? judged.margin
         let threshold = configuration.rejectionMargin
         if words.isEmpty {
@@ -133,7 +135,7 @@ struct Verdict {
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }
-        let reach = (configuration.noisyConfirmation ?? .standard).reach
+        let reach = (configuration.noisyConfirmation ?? .standard).reach(denoised: denoised)
         isClear = rejection == nil
             && (!configuration.measuresConfidence || heardMargin >= (configuration.judgedAt ?? threshold) + reach)
     }

@@ -15,6 +15,10 @@ public struct NoisyConfirmation: Sendable, Equatable {
     public var below: Double
     /// How far above the rejection margin a request in a noisy room is still asked about.
     public var reach: Double
+    /// The same for a request heard through noise suppression (`RequestDenoising`): what the
+    /// suppression leaves fits the grammar's words better than the audio did, wrong words too,
+    /// so its margin says less and is asked about further up.
+    public var denoisedReach: Double
 
     /// Up to 30 dB: below 20 the tune half of `make bench-real` still took 4 wrong actions at
     /// 20 dB and 6 after a click, each among about six requests heard right and now asked about,
@@ -25,17 +29,28 @@ public struct NoisyConfirmation: Sendable, Equatable {
     /// room of 20 to 30 dB is asked about first, but a miss there is not the noise's doing.
     public static let noisyRoomBelow = 20.0
     public static let standardReach = 0.5
+    /// Chosen with `RequestDenoising.standardBelow` on the tune half of `make bench-real`, as
+    /// the most requests done or asked about right, a wrong action counted as six of them
+    /// (docs/benchmarks.md): at 0.5 the suppressed requests took more wrong actions than before.
+    public static let standardDenoisedReach = 1.0
     public static let standard = NoisyConfirmation(below: standardBelow, reach: standardReach)
 
-    public init(below: Double, reach: Double) {
+    public init(below: Double, reach: Double, denoisedReach: Double = NoisyConfirmation.standardDenoisedReach) {
         self.below = below
         self.reach = reach
+        self.denoisedReach = denoisedReach
     }
+
+    /// How far above the threshold a request is asked about in a noisy room.
+    public func reach(denoised: Bool) -> Double { denoised ? denoisedReach : reach }
 
     /// `margin` as judged in a room whose estimate is `signalToNoise`: in a noisy room, a margin
     /// from `threshold - askBand` to `threshold + reach` is moved, in proportion, into the ask band
-    /// (`threshold - askBand` up to, not reaching, `threshold`).
-    public func judged(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double) -> Double {
+    /// (`threshold - askBand` up to, not reaching, `threshold`). `denoised`: heard through noise
+    /// suppression (`denoisedReach`).
+    public func judged(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double,
+                       denoised: Bool = false) -> Double {
+        let reach = reach(denoised: denoised)
         guard reach > 0, askBand > 0, (signalToNoise ?? -.infinity) < below else { return margin }
         let floor = threshold - askBand, top = threshold + reach
         guard margin >= floor, margin < top else { return margin }
@@ -43,7 +58,9 @@ public struct NoisyConfirmation: Sendable, Equatable {
     }
 
     /// Whether `margin` was heard well enough to act on only in a quieter room.
-    public func asksAbout(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double) -> Bool {
-        margin >= threshold && judged(margin, signalToNoise: signalToNoise, threshold: threshold, askBand: askBand) < threshold
+    public func asksAbout(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double,
+                          denoised: Bool = false) -> Bool {
+        margin >= threshold
+            && judged(margin, signalToNoise: signalToNoise, threshold: threshold, askBand: askBand, denoised: denoised) < threshold
     }
 }

@@ -289,10 +289,13 @@ public final class Recognizer {
     /// (-1.756) it accepted 194 tune commands against 203 without it, and on the test half 422
     /// (35 wrong, 6 of 396 false acceptances) against 423 (45, 7). At -1.78: 0 dB SNR 33 commands
     /// of 229 instead of 21, 5 dB 75 instead of 68, but 10 dB 109 instead of 118. So it is there
-    /// for a loud room, not on for every room. Also measured and not taken: switching by the
-    /// utterance's own signal-to-noise estimate (below 11 dB: test 408 commands, 33 wrong, 3 false
-    /// acceptances at its tune threshold, -1.649), suppressing every utterance, and letting the
-    /// suppressor hear the utterance once before the pass kept (more false acceptances).
+    /// for a loud room, not on for every room. Switching by the utterance's own signal-to-noise
+    /// estimate did no better then, judged at one threshold for every room (below 11 dB: test 408
+    /// commands, 33 wrong, 3 false acceptances at its tune threshold, -1.649); with a noisy room's
+    /// requests asked about first, and a suppressed one further up, it is on by default
+    /// (`RecognizerConfiguration.denoisesBelow`). Also measured and not taken: suppressing every
+    /// utterance, and letting the suppressor hear the utterance once before the pass kept (more
+    /// false acceptances).
     public static let denoisingRoomLevel = -50.0
 
     /// Judges `heard` against the phone loop's outcome on the same audio (nil when confidence is
@@ -348,6 +351,7 @@ public final class Recognizer {
         }
         let audio = HeardAudio(heardSamples)
         let samples = try AudioStages.run(audioStages, on: audio)
+        let denoised = configuration.requestDenoising?.applies(to: audio) ?? false
         let started = Date()
         let signalToNoise = audio.levels?.signalToNoise
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
@@ -367,11 +371,13 @@ public final class Recognizer {
         let elapsed = Date().timeIntervalSince(started)
 
         let interpretation = grammar.graph.interpret(words)
-        let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise)
+        judged.features?.heardThroughSuppression = denoised
+        let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise,
+                                     denoised: denoised)
         for stage in judgingStages { try stage.judge(&judged, in: context) }
 
         let verdict = Verdict(judged, interpretation: interpretation, otherWordsHeard: otherWordsHeard,
-                              signalToNoise: signalToNoise, configuration: configuration)
+                              signalToNoise: signalToNoise, denoised: denoised, configuration: configuration)
         let isRejected = verdict.rejection != nil, margin = judged.margin
         var recognition = Recognition(
             words: isRejected ? [] : words,

@@ -68,6 +68,14 @@ public struct RecognizerConfiguration: Sendable {
     /// a fresh one each utterance), or nil never to (the default; see
     /// `Recognizer.denoisingRoomLevel` for what it did and why it is not on).
     public var denoisesAbove: Double?
+    /// The signal-to-noise estimate (dB, `SignalToNoise`) below which an utterance is heard
+    /// through WebRTC's noise suppression, or nil never to. Such a request is asked about further
+    /// above the threshold (`NoisyConfirmation.denoisedReach`).
+    public var denoisesBelow: Double? = RequestDenoising.standardBelow
+    /// The noise suppression these settings ask for, if any.
+    var requestDenoising: RequestDenoising? {
+        denoisesBelow == nil && denoisesAbove == nil ? nil : RequestDenoising(belowSignalToNoise: denoisesBelow, aboveRoomLevel: denoisesAbove)
+    }
     /// Common words (`OtherWords`, e.g. the project's models/other-words.txt) searched beside the
     /// grammar when a phrase of at most `otherWordsUpTo` words was heard in a quiet room (the
     /// utterance's `SignalToNoise` estimate at least `otherWordsQuietAbove` dB) with a margin at

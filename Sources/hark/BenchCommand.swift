@@ -113,6 +113,7 @@ struct Bench: AsyncParsableCommand {
             report.noiseFloor = configuration.recognizer.noiseFloor
             report.noiseFloorHeadroom = configuration.recognizer.noiseFloorHeadroom
             report.denoisesAbove = configuration.recognizer.denoisesAbove
+            report.denoisesBelow = configuration.recognizer.denoisesBelow
             let recognizer = try configuration.recognizerConfiguration()
             report.otherWords = recognizer.otherWords.isEmpty ? "" : "\(recognizer.otherWords.count) beside \(recognizer.otherWordsScope)"
             report.measureAsking(band: configuration.recognizer.askBand)

@@ -200,6 +200,8 @@ struct Listen: AsyncParsableCommand {
         var configuration = try assistantConfiguration(apps: appsOptions, recognizer: recognizer, voice: voiceSettings)
         // --request-denoise-above wins over the settings file's request_denoise_above.
         if recognizer.requestDenoiseAbove == nil { configuration.recognizer.denoisesAbove = file.requestDenoiseAbove }
+        // --request-denoise-below wins over the settings file's request_denoise_below.
+        if recognizer.requestDenoiseBelow == nil, let setting = file.requestDenoiseBelow { configuration.recognizer.denoisesBelow = setting }
         // --confirm-in-noise-below wins over the settings file's confirm_in_noise_below.
         if recognizer.confirmInNoiseBelow == nil, let setting = file.noisyConfirmation { configuration.recognizer.noisyConfirmation = setting }
         // --other-words wins over the settings file's other_words.

@@ -91,6 +91,11 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "dBFS|none"))
     var requestDenoiseAbove: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Hear a request through noise suppression when it stands less than this many dB above its room (default \(String(format: "%g", RequestDenoising.standardBelow))); such a request is asked about up to \(String(format: "%g", NoisyConfirmation.standardDenoisedReach)) above the rejection margin. Or \"none\" never to.",
+                               valueName: "dB|none"))
+    var requestDenoiseBelow: String?
+
     @Option(help: ArgumentHelp("Common words (one a line) searched beside a short phrase heard in a quiet room: speech they explain better is not taken for the phrase. Without it, the installed models/other-words.txt; \"none\" never searches.",
                                valueName: "file|none"))
     var otherWords: String?
@@ -112,6 +117,7 @@ struct RecognizerOptions: ParsableArguments {
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
         if let noiseFloorHeadroom { _ = try Self.headroom(noiseFloorHeadroom) }
         if let requestDenoiseAbove { _ = try Self.requestDenoisingLevel(requestDenoiseAbove) }
+        if let requestDenoiseBelow { _ = try Self.requestDenoisingRatio(requestDenoiseBelow) }
         if let acousticAdaptation, acousticAdaptation != "none" {
             try Self.requireReadableAdaptation(acousticAdaptation, alternative: ", or \"none\"")
         }
@@ -131,6 +137,8 @@ struct RecognizerOptions: ParsableArguments {
         if let noiseFloorHeadroom { configuration.noiseFloorHeadroom = try? Self.headroom(noiseFloorHeadroom) }
         // validate() has read it: "none" or a level.
         if let requestDenoiseAbove { configuration.denoisesAbove = try? Self.requestDenoisingLevel(requestDenoiseAbove) }
+        // validate() has read it: "none" or a ratio.
+        if let requestDenoiseBelow { configuration.denoisesBelow = try? Self.requestDenoisingRatio(requestDenoiseBelow) }
         // validate() has read it: "none" or a margin.
         if let rivalClearance { configuration.rivalClearance = try? Self.clearance(rivalClearance) }
         // validate() has read it: "none" or a level.
@@ -187,6 +195,15 @@ struct RecognizerOptions: ParsableArguments {
     /// A --request-denoise-above value: a room level in dBFS, or nil for "none".
     static func requestDenoisingLevel(_ text: String) throws -> Double? {
         try denoisingLevel(text, option: "--request-denoise-above", example: Recognizer.denoisingRoomLevel)
+    }
+
+    /// A --request-denoise-below value: a signal-to-noise ratio in dB, or nil for "none".
+    static func requestDenoisingRatio(_ text: String) throws -> Double? {
+        if text == "none" { return nil }
+        guard let below = Double(text), below.isFinite, (-20...80).contains(below) else {
+            throw ValidationError("--request-denoise-below is a signal-to-noise ratio from -20 to 80 dB (e.g. \(String(format: "%g", RequestDenoising.standardBelow))) or none, not \(text)")
+        }
+        return below
     }
 
     /// Refuses an --acoustic-adaptation file that cannot be read before any model loads (its

@@ -37,6 +37,12 @@ struct HarkConfigFileTests {
         #expect(try HarkConfigFile.parse("wake_denoise_above: none", file: "hark.yaml").live.wakeWord.denoisesAbove == nil)
         #expect(config.requestDenoiseAbove == -50)
         #expect(try HarkConfigFile.parse("request_denoise_above: never", file: "hark.yaml").requestDenoiseAbove == nil)
+        // Suppressing a noisy request's noise: a ratio, never, or (unsaid) the default.
+        #expect(try HarkConfigFile.parse("request_denoise_below: 8", file: "hark.yaml").requestDenoiseBelow == .some(8))
+        #expect(try HarkConfigFile.parse("request_denoise_below: never", file: "hark.yaml").requestDenoiseBelow == .some(nil))
+        #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").requestDenoiseBelow == nil)
+        #expect(RecognizerConfiguration().denoisesBelow == RequestDenoising.standardBelow)
+        #expect(throws: ConfigFileError.self) { try HarkConfigFile.parse("request_denoise_below: 90", file: "hark.yaml") }
         // Asking first in a noisy room: a level, never, or (unsaid) the default.
         #expect(try HarkConfigFile.parse("confirm_in_noise_below: 10", file: "hark.yaml").noisyConfirmation
                 == .some(NoisyConfirmation(below: 10, reach: NoisyConfirmation.standardReach)))

@@ -9,13 +9,16 @@ import Testing
 
     @Test func theAudioStagesRunInOrderAndOnlyWhenAskedFor() {
         var configuration = RecognizerConfiguration()
+        #expect(Self.names(AudioStages.configured(by: configuration))
+                    == ["TransientSuppression", "RequestDenoising", "NoiseFloorStage"])
+        configuration.denoisesBelow = nil
         #expect(Self.names(AudioStages.configured(by: configuration)) == ["TransientSuppression", "NoiseFloorStage"])
         configuration.denoisesAbove = -50
         #expect(Self.names(AudioStages.configured(by: configuration))
-                    == ["TransientSuppression", "LoudRoomDenoising", "NoiseFloorStage"])
+                    == ["TransientSuppression", "RequestDenoising", "NoiseFloorStage"])
         configuration.suppressesTransients = false
         configuration.noiseFloor = nil
-        #expect(Self.names(AudioStages.configured(by: configuration)) == ["LoudRoomDenoising"])
+        #expect(Self.names(AudioStages.configured(by: configuration)) == ["RequestDenoising"])
     }
 
     @Test func theAudioGoesThroughEachStageInTurn() throws {

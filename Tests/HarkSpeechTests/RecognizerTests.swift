@@ -120,12 +120,15 @@ import Testing
         let penalty = Confidence.noisePenalty(signalToNoise: noisyEstimate)
         #expect(penalty > 0.05)
         // The margin judged is the passes' own, less the penalty (then, in this noisy room, asked
-        // about if only just above the threshold: `NoisyConfirmation`).
+        // about if only just above the threshold: `NoisyConfirmation`, further up for a request
+        // this noisy, heard through the noise suppression).
         let features = try #require(heardNoisy.features)
+        #expect(features.heardThroughSuppression == true)
         let unpenalised = Confidence.margin(features: features, utterance: heardNoisy.utteranceMargin,
                                             weakest: WordFit.weakest(of: heardNoisy.wordFits))
         let judged = NoisyConfirmation.standard.judged(unpenalised - penalty, signalToNoise: noisyEstimate,
-                                                       threshold: Confidence.defaultThreshold, askBand: Confidence.defaultAskBand)
+                                                       threshold: Confidence.defaultThreshold, askBand: Confidence.defaultAskBand,
+                                                       denoised: true)
         #expect(abs(heardNoisy.margin - judged) < 1e-9)
         if heardNoisy.isRejected, heardNoisy.rejection?.hasPrefix("too unsure") == true {
             #expect(heardNoisy.rejection?.contains("for noise (SNR") == true, "\(heardNoisy.rejection ?? "")")
