@@ -125,6 +125,12 @@ public struct HarkConfigFile: Sendable, Equatable {
                 guard let level = value.string.flatMap(Double.init) else { throw fail("expected a room level in dBFS, or never") }
                 return level
             }
+            /// A signal-to-noise ratio from -20 to 80 dB, or nil for "never" ("none").
+            func signalToNoiseOrNever() throws -> Double? {
+                let ratio = try roomLevelOrNever()
+                if let ratio, !(-20...80).contains(ratio) { throw fail("expected a signal-to-noise ratio from -20 to 80 dB, or never") }
+                return ratio
+            }
             /// Log odds within `range`, or nil for "never" ("none").
             func oddsOrNever(_ range: ClosedRange<Double>) throws -> Double? {
                 if let word = value.string, ["never", "none"].contains(word) { return nil }
@@ -177,13 +183,9 @@ public struct HarkConfigFile: Sendable, Equatable {
                     throw fail("expected a room level between \(WakeWordSpotter.denoisingRangeText) dBFS, or never")
                 }
                 config.requestDenoiseAbove = line
-            case "request_denoise_below":
-                let below = try roomLevelOrNever()
-                if let below, !(-20...80).contains(below) { throw fail("expected a signal-to-noise ratio from -20 to 80 dB, or never") }
-                config.requestDenoiseBelow = .some(below)
+            case "request_denoise_below": config.requestDenoiseBelow = .some(try signalToNoiseOrNever())
             case "confirm_in_noise_below":
-                let below = try roomLevelOrNever()
-                if let below, !(-20...80).contains(below) { throw fail("expected a signal-to-noise ratio from -20 to 80 dB, or never") }
+                let below = try signalToNoiseOrNever()
                 config.noisyConfirmation = .some(below.map { NoisyConfirmation(below: $0, reach: NoisyConfirmation.standardReach) })
             case "other_words": config.otherWords = try wordListOrNever()
             case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever()

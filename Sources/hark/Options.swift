@@ -159,11 +159,8 @@ struct RecognizerOptions: ParsableArguments {
 
     /// A --confirm-in-noise-below value: dB from -20 to 80, or nil for "none".
     static func noisyConfirmation(_ text: String) throws -> NoisyConfirmation? {
-        if text == "none" { return nil }
-        guard let below = Double(text), below.isFinite, (-20...80).contains(below) else {
-            throw ValidationError("--confirm-in-noise-below is a signal-to-noise ratio from -20 to 80 dB (e.g. 20) or none, not \(text)")
-        }
-        return NoisyConfirmation(below: below, reach: NoisyConfirmation.standardReach)
+        try signalToNoiseRatio(text, option: "--confirm-in-noise-below", example: 20)
+            .map { NoisyConfirmation(below: $0, reach: NoisyConfirmation.standardReach) }
     }
 
     /// A --noise-floor-headroom value: dB from 0 to 60, or nil for "none".
@@ -199,11 +196,16 @@ struct RecognizerOptions: ParsableArguments {
 
     /// A --request-denoise-below value: a signal-to-noise ratio in dB, or nil for "none".
     static func requestDenoisingRatio(_ text: String) throws -> Double? {
+        try signalToNoiseRatio(text, option: "--request-denoise-below", example: RequestDenoising.standardBelow)
+    }
+
+    /// A signal-to-noise ratio from -20 to 80 dB for `option`, or nil for "none".
+    static func signalToNoiseRatio(_ text: String, option: String, example: Double) throws -> Double? {
         if text == "none" { return nil }
-        guard let below = Double(text), below.isFinite, (-20...80).contains(below) else {
-            throw ValidationError("--request-denoise-below is a signal-to-noise ratio from -20 to 80 dB (e.g. \(String(format: "%g", RequestDenoising.standardBelow))) or none, not \(text)")
+        guard let ratio = Double(text), ratio.isFinite, (-20...80).contains(ratio) else {
+            throw ValidationError("\(option) is a signal-to-noise ratio from -20 to 80 dB (e.g. \(String(format: "%g", example))) or none, not \(text)")
         }
-        return below
+        return ratio
     }
 
     /// Refuses an --acoustic-adaptation file that cannot be read before any model loads (its
