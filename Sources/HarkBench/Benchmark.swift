@@ -43,6 +43,7 @@ public struct Benchmark: Sendable {
         var outcomes: [BenchmarkOutcome] = []
         var latencies: [Double] = []
         var cpuSeconds = 0.0, audioSeconds = 0.0, baselineCPUSeconds = 0.0
+        var decodeCPU = DecodeCPU()
         let catalog = await assistant.catalog
         if baseline { try await assistant.recognition.startBaseline() }
         var spotters: [String: WakeWordSpotter] = [:]
@@ -81,6 +82,7 @@ public struct Benchmark: Sendable {
                 outcome = Self.nothingHeard(expected: expected, url: url)
             } else {
                 let (turn, _) = try await assistant.answer(samples: samples, name: url.lastPathComponent, speaks: false)
+                decodeCPU = decodeCPU + (turn.timings.decodeCPU ?? DecodeCPU())
                 outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
                 if wake == .tentative {
                     Self.followTentativeWake(&outcome, words: turn.text.split(separator: " ").count,
@@ -107,6 +109,7 @@ public struct Benchmark: Sendable {
         var report = BenchmarkReport(outcomes: outcomes, threshold: threshold)
         report.modelLoadSeconds = assistant.loadSeconds
         report.cpuSeconds = cpuSeconds
+        report.decodeCPU = decodeCPU
         report.audioSeconds = audioSeconds
         report.baseline?.cpuSeconds = baselineCPUSeconds
         report.baseline?.audioSeconds = audioSeconds

@@ -35,7 +35,7 @@ extension BenchmarkReport {
                      + (baseline.map { " (plain pocketsphinx " + String(format: "%.3f", $0.realTimeFactor) + ")" } ?? "")
                      + ", decode p50 " + String(format: "%.0f", decodeLatencyP50 * 1000) + " ms, p95 "
                      + String(format: "%.0f", decodeLatencyP95 * 1000) + " ms, peak "
-                     + String(format: "%.0f", peakResidentMegabytes) + " MB.")
+                     + String(format: "%.0f", peakResidentMegabytes) + " MB. CPU by stage: " + cpuByStageText + ".")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HarkAudio
-import HarkSpeech
+public import HarkSpeech
 import HarkIntents
 import HarkRuntime
 
@@ -125,6 +125,9 @@ public struct BenchmarkReport: Sendable, Codable {
     public var askingByBand: [AskFigures] = []
     public var audioSeconds = 0.0
     public var cpuSeconds = 0.0
+    /// The recogniser's share of `cpuSeconds`, stage by stage (`DecodeCPU`); the rest is reading
+    /// the audio, the conversation and the wake-word spotter where it ran.
+    public var decodeCPU = DecodeCPU()
     public var modelLoadSeconds = 0.0
     public var decodeLatencyP50 = 0.0
     public var decodeLatencyP95 = 0.0
@@ -133,6 +136,18 @@ public struct BenchmarkReport: Sendable, Codable {
     public var outcomes: [BenchmarkOutcome] = []
 
     public var realTimeFactor: Double { audioSeconds > 0 ? cpuSeconds / audioSeconds : 0 }
+
+    /// The recogniser's stages, dearest first, each as a share of all the benchmark's CPU:
+    /// "phone loop 40 %, grammar 30 %, …".
+    public var cpuByStageText: String {
+        guard cpuSeconds > 0, decodeCPU.total > 0 else { return "not measured" }
+        let stages = decodeCPU.stages.map { "\($0.name) \(Self.share($0.seconds, of: cpuSeconds))" }
+        return (stages + ["the rest \(Self.share(max(0, cpuSeconds - decodeCPU.total), of: cpuSeconds))"]).joined(separator: ", ")
+    }
+
+    static func share(_ part: Double, of whole: Double) -> String {
+        String(format: "%.0f %%", 100 * part / whole)
+    }
 
     /// Thresholds the table covers: every quarter from -4 to 0, and the setting.
     static let tableThresholds = stride(from: -4.0, through: 0.0, by: 0.25).map { $0 }
@@ -290,6 +305,7 @@ public struct BenchmarkReport: Sendable, Codable {
         }
         lines += [
             String(format: "real-time factor:     %.4f   (CPU %.2f s for %.1f s of audio)", realTimeFactor, cpuSeconds, audioSeconds),
+            "CPU by stage:         " + cpuByStageText,
             String(format: "decode latency:       p50 %.0f ms, p95 %.0f ms", decodeLatencyP50 * 1000, decodeLatencyP95 * 1000),
             "acoustic model:       \(acousticModel.isEmpty ? "–" : acousticModel)",
             "noise floor:          " + (noiseFloor.map { String(format: "%.0f dBFS of white noise added before decoding", $0)

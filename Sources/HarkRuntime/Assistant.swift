@@ -425,7 +425,8 @@ public final class Assistant: Sendable {
             volumeChange: clientConversation == nil ? nil : reply.volume?.wireValue,
             timings: .init(audioSeconds: audioSeconds, decodeSeconds: recognized.decodeSeconds,
                            speechSeconds: speechSeconds,
-                           recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate)))
+                           recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate),
+                           decodeCPU: recognized.decodeCPU))
         if answersPIN { report.hideSpokenPIN() }
         return (report, clip)
     }

@@ -13,16 +13,22 @@ public struct TurnReport: Sendable, Codable, Equatable {
         public var speechSeconds: Double
         /// Length of the recording.
         public var recordingSeconds: Double
+        /// The CPU each stage of the recognition took; nil when this device did not recognise it
+        /// (a hub did).
+        public var decodeCPU: DecodeCPU?
 
-        public init(audioSeconds: Double, decodeSeconds: Double, speechSeconds: Double, recordingSeconds: Double) {
+        public init(audioSeconds: Double, decodeSeconds: Double, speechSeconds: Double, recordingSeconds: Double,
+                    decodeCPU: DecodeCPU? = nil) {
             self.audioSeconds = audioSeconds
             self.decodeSeconds = decodeSeconds
             self.speechSeconds = speechSeconds
             self.recordingSeconds = recordingSeconds
+            self.decodeCPU = decodeCPU
         }
 
         enum CodingKeys: String, CodingKey {
             case audioSeconds = "audio_s", decodeSeconds = "decode_s", speechSeconds = "speech_s", recordingSeconds = "recording_s"
+            case decodeCPU = "decode_cpu"
         }
     }
 

@@ -22,6 +22,8 @@ struct Judgement {
     /// The margin as heard, before `AskingFirstInNoise` moved it into the ask band; nil when that
     /// stage did not run.
     var heardMargin: Double?
+    /// CPU seconds the rival contest took (`DecodeCPU.rivals`).
+    var rivalSeconds = 0.0
 }
 
 /// What a judging stage may look at besides the judgement.
@@ -63,9 +65,12 @@ struct RivalWords: JudgingStage {
     func judge(_ judged: inout Judgement, in context: JudgingContext) throws(RecognitionError) {
         guard context.interpretation != nil, judged.margin >= askMargin else { return }
         let rivals = context.grammar.graph.rivals(of: judged.words)
-        guard !rivals.isEmpty,
-              let outcome = try contest.judge(judged.words, rivals: rivals, cepstra: context.cepstra,
-                                              returningTo: context.grammar.search) else { return }
+        guard !rivals.isEmpty else { return }
+        let (contested, seconds) = try ThreadClock.measure { () throws(RecognitionError) in
+            try contest.judge(judged.words, rivals: rivals, cepstra: context.cepstra, returningTo: context.grammar.search)
+        }
+        judged.rivalSeconds = seconds
+        guard let outcome = contested else { return }
         judged.features?.rival = outcome
         if let clearance {
             let rivalMargin = Confidence.rivalMargin(gap: outcome.gap, clearance: clearance)

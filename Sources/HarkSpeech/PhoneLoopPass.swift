@@ -29,6 +29,8 @@ final class PhoneLoopPass: @unchecked Sendable {
     struct Outcome {
         var hypothesis: Decoder.Hypothesis
         var segments: [Decoder.Segment]
+        /// CPU seconds the loop's thread spent on it.
+        var cpuSeconds = 0.0
     }
 
     /// How many of a phone's Gaussians the loop weighs in each frame (pocketsphinx's -topn; the
@@ -67,8 +69,8 @@ final class PhoneLoopPass: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         queue.async {
             box.result = Result { () throws(RecognitionError) in
-                let hypothesis = try self.decoder.decodeWhole(cepstra)
-                return Outcome(hypothesis: hypothesis, segments: self.decoder.segments())
+                let (hypothesis, seconds) = try ThreadClock.measure { () throws(RecognitionError) in try self.decoder.decodeWhole(cepstra) }
+                return Outcome(hypothesis: hypothesis, segments: self.decoder.segments(), cpuSeconds: seconds)
             }
             done.signal()
         }

@@ -20,6 +20,8 @@ public struct Recognition: Sendable, Equatable {
     public var frames: Int
     /// CPU-side wall time spent decoding, in seconds.
     public var decodeSeconds: Double
+    /// The CPU each stage of the recognition took (zero where it did not run).
+    public var decodeCPU = DecodeCPU()
     /// 10 ms frames of silence after the last sound of speech (found by the confidence pass's
     /// phone loop); nil when rejected or not measured.
     public var framesAfterLastWord: Int? = nil

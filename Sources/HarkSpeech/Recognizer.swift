@@ -349,6 +349,8 @@ public final class Recognizer {
         guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
+        var cpu = DecodeCPU()
+        let audioStarted = ThreadClock.cpuSeconds()
         let audio = HeardAudio(heardSamples)
         let samples = try AudioStages.run(audioStages, on: audio)
         let denoised = configuration.requestDenoising?.applies(to: audio) ?? false
@@ -356,15 +358,22 @@ public final class Recognizer {
         let signalToNoise = audio.levels?.signalToNoise
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
         let cepstra = try self.cepstra(of: samples, heardIn: room)
+        cpu.audio = ThreadClock.cpuSeconds() - audioStarted
         // The phone loop decodes the same features on its own thread meanwhile.
-        let (firstHeard, loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in
-            try decodeGrammar(cepstra, grammar)
+        let ((firstHeard, grammarSeconds), loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in
+            try ThreadClock.measure { () throws(RecognitionError) in try decodeGrammar(cepstra, grammar) }
         }
+        cpu.grammar = grammarSeconds
+        cpu.phoneLoop = loop?.cpuSeconds ?? 0
         var heard = firstHeard
         var judged = judge(heard, loop: loop, grammar: grammar, signalToNoise: signalToNoise)
-        if needsOtherWordsCheck(heard, judged, quiet: quiet), let checked = try decodeBesideOtherWords(cepstra, grammar) {
-            heard = checked
-            judged = judge(heard, loop: loop, grammar: grammar, signalToNoise: signalToNoise)
+        if needsOtherWordsCheck(heard, judged, quiet: quiet) {
+            let (checked, seconds) = try ThreadClock.measure { () throws(RecognitionError) in try decodeBesideOtherWords(cepstra, grammar) }
+            cpu.otherWords = seconds
+            if let checked {
+                heard = checked
+                judged = judge(heard, loop: loop, grammar: grammar, signalToNoise: signalToNoise)
+            }
         }
         let otherWordsHeard = heard.checkedAgainstOtherWords && heard.hypothesis.words.contains { grammar.otherWords.contains($0) }
         let words = judged.words, frames = heard.hypothesis.frames
@@ -375,6 +384,7 @@ public final class Recognizer {
         let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise,
                                      denoised: denoised)
         for stage in judgingStages { try stage.judge(&judged, in: context) }
+        cpu.rivals = judged.rivalSeconds
 
         let verdict = Verdict(judged, interpretation: interpretation, otherWordsHeard: otherWordsHeard,
                               signalToNoise: signalToNoise, denoised: denoised, configuration: configuration)
@@ -393,6 +403,7 @@ public final class Recognizer {
             wordFits: judged.wordFits,
             features: judged.features,
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
+        recognition.decodeCPU = cpu
         recognition.isClear = verdict.isClear
         recognition.isAskedForTheRoom = verdict.isAskedForTheRoom
         let noisyBelow = min(configuration.noisyConfirmation?.below ?? .infinity, NoisyConfirmation.noisyRoomBelow)

@@ -176,6 +176,21 @@ import Testing
         #expect(report.askingByBand.count == 7)
     }
 
+    /// The recogniser's stages as shares of all the benchmark's CPU, the dearest first, and what
+    /// is left for the rest of the run.
+    @Test func saysWhereTheCPUWent() {
+        var report = BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8)
+        #expect(report.cpuByStageText == "not measured")
+        report.cpuSeconds = 10
+        report.decodeCPU.phoneLoop = 4
+        report.decodeCPU.grammar = 3
+        report.decodeCPU.rivals = 1.5
+        report.decodeCPU.otherWords = 1
+        report.decodeCPU.audio = 0.3
+        #expect(report.cpuByStageText == "phone loop 40 %, grammar 30 %, rival words 15 %, other words 10 %, audio and front end 3 %, the rest 2 %")
+        #expect(report.markdown().hasSuffix("CPU by stage: " + report.cpuByStageText + ".\n"))
+    }
+
     @Test func slotsAreWrittenInNameOrder() {
         // A dictionary's own order changes from run to run; accounts must not.
         let slots = ["state": "on", "name": "garage light", "colour": "red"]

@@ -122,9 +122,16 @@ import Testing
         let lines = try String(contentsOf: table, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains("| home-en | 10 | 10 / 0 / **0** | 0 of 0 |"), "\(lines)")
         #expect(outcome.output.contains("real-time factor:"))
+        // Where that CPU went, stage by stage, the dearest first.
+        let stages = try #require(outcome.output.split(separator: "\n").first { $0.hasPrefix("CPU by stage:") })
+        #expect(stages.contains("phone loop ") && stages.contains("grammar ") && stages.contains("the rest "), "\(stages)")
         #expect(outcome.errors.contains("decoding ["))
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect(figures["commandsAccepted"] as? Int == 10)
+        let cpu = try #require(figures["decodeCPU"] as? [String: Double])
+        let charged = ["audio_s", "grammar_s", "phone_loop_s", "rivals_s", "other_words_s"].compactMap { cpu[$0] }
+        #expect(charged.count == 5 && (cpu["phone_loop_s"] ?? 0) > 0, "\(cpu)")
+        #expect(charged.reduce(0, +) <= (figures["cpuSeconds"] as? Double ?? 0))
         #expect(figures["falseRejections"] as? Int == 0)
         #expect((figures["peakResidentMegabytes"] as? Double ?? 0) > 10)
     }
