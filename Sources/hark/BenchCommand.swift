@@ -14,9 +14,10 @@ struct Bench: AsyncParsableCommand {
         recording must be rejected) against the installed apps' phrases. Prints commands \
         understood and acted on, wrong actions (a command acted on with a wrong intent or value; \
         Hark's own commands count), false acceptances of speech to reject, what "Did you say …?" \
-        would ask about, real-time factor, latency and memory, by folder and by voice, and the \
-        same recordings judged at other thresholds. A sidecar's "wakeAt" gives the seconds of \
-        room before the request, which is then cut as the live loop cuts it. With --baseline, \
+        would ask about, real-time factor (and the recogniser's CPU stage by stage), latency and \
+        memory, by folder and by voice, and the same recordings judged at other thresholds. A \
+        sidecar's "wakeAt" gives the seconds of room before the request, which is then cut as the \
+        live loop cuts it. With --baseline, \
         plain pocketsphinx (the same model and grammar, its own defaults) hears every recording \
         too, beside Hark. docs/benchmarks.md describes the benchmarks built on it.
         """)
