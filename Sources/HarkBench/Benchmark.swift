@@ -38,9 +38,7 @@ public struct Benchmark: Sendable {
             .filter { FileManager.default.fileExists(atPath: $0.deletingPathExtension().appendingPathExtension("json").path) }
     }
 
-    /// Runs every recording; `progress` is told after each one (done, total). With `baseline`,
-    /// plain pocketsphinx hears them all after Hark has: beside Hark's decoders in one process,
-    /// recording by recording, it cost Hark's own CPU about 5 % (make bench-real, docs/benchmarks.md).
+    /// Runs every recording; `progress` is told after each one (done, total).
     public func run(_ recordings: [URL], progress: (Int, Int) -> Void) async throws -> BenchmarkReport {
         var outcomes: [BenchmarkOutcome] = []
         var latencies: [Double] = []
@@ -49,15 +47,19 @@ public struct Benchmark: Sendable {
         let catalog = await assistant.catalog
         if baseline { try await assistant.recognition.startBaseline() }
         var spotters: [String: WakeWordSpotter] = [:]
-        let total = recordings.count * (baseline ? 2 : 1)
         for (index, url) in recordings.enumerated() {
-            let (expected, clip) = try load(url)
+            let sidecarURL = url.deletingPathExtension().appendingPathExtension("json")
+            let expected = try JSONDecoder().decode(ExpectedUnderstanding.self, from: Data(contentsOf: sidecarURL))
+            var clip = try WAVFile.read(contentsOf: url)
+            if let inputRate { clip = try clip.resampled(to: inputRate) }
+
             let cpuBefore = ProcessClock.cpuSeconds()
             let started = Date()
             let stream = try clip.pipelineSamples()
-            var samples = stream
+            var samples = stream, afterWake = stream[...]
             var wake: SpottedWake.Verdict?, wakeConfidence: Double?
             if let wakeAt = expected.wakeAt {
+                afterWake = stream[min(stream.count, max(0, Int(wakeAt * Double(PipelineAudio.sampleRate))))...]
                 if let phrase = expected.wakePhrase, let wakeSettings {
                     var settings = wakeSettings
                     settings.wakePhrase = phrase
@@ -92,13 +94,17 @@ public struct Benchmark: Sendable {
             latencies.append(Date().timeIntervalSince(started))
             cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
             audioSeconds += clip.duration
-            outcomes.append(outcome)
-            progress(index + 1, total)
-        }
-        if baseline {
-            baselineCPUSeconds = try await hearWithBaseline(recordings, into: &outcomes, catalog: catalog) {
-                progress(recordings.count + $0, total)
+            if baseline {
+                let before = ProcessClock.cpuSeconds()
+                let heard = try await assistant.hearWithBaseline(Array(afterWake))
+                baselineCPUSeconds += ProcessClock.cpuSeconds() - before
+                let (plain, _) = try await assistant.answer(heard, name: url.lastPathComponent, speaks: false)
+                let judged = Self.outcome(plain, expected: expected, url: url, catalog: catalog)
+                outcome.baseline = BaselineOutcome(understood: judged.understood, commandRight: judged.commandRight,
+                                                   account: judged.account)
             }
+            outcomes.append(outcome)
+            progress(index + 1, recordings.count)
         }
         var report = BenchmarkReport(outcomes: outcomes, threshold: threshold)
         report.modelLoadSeconds = assistant.loadSeconds
@@ -112,38 +118,6 @@ public struct Benchmark: Sendable {
         report.decodeLatencyP95 = ProcessClock.percentile(latencies, 0.95)
         report.peakResidentMegabytes = ProcessClock.peakResidentMegabytes()
         return report
-    }
-
-    /// Plain pocketsphinx's hearing of each of `recordings`, set beside Hark's in `outcomes` (in
-    /// the same order); `heard` is told after each one. Returns the CPU seconds it took.
-    private func hearWithBaseline(_ recordings: [URL], into outcomes: inout [BenchmarkOutcome], catalog: AppCatalog,
-                                  heard: (Int) -> Void) async throws -> Double {
-        var cpuSeconds = 0.0
-        for (index, url) in recordings.enumerated() {
-            let (expected, clip) = try load(url)
-            let stream = try clip.pipelineSamples()
-            // The request as if its wake word were always heard.
-            let afterWake = expected.wakeAt.map { stream[min(stream.count, max(0, Int($0 * Double(PipelineAudio.sampleRate))))...] }
-                ?? stream[...]
-            let before = ProcessClock.cpuSeconds()
-            let hearing = try await assistant.hearWithBaseline(Array(afterWake))
-            cpuSeconds += ProcessClock.cpuSeconds() - before
-            let (plain, _) = try await assistant.answer(hearing, name: url.lastPathComponent, speaks: false)
-            let judged = Self.outcome(plain, expected: expected, url: url, catalog: catalog)
-            outcomes[index].baseline = BaselineOutcome(understood: judged.understood, commandRight: judged.commandRight,
-                                                       account: judged.account)
-            heard(index + 1)
-        }
-        return cpuSeconds
-    }
-
-    /// `url`'s sidecar and audio, at `inputRate` when one is given.
-    func load(_ url: URL) throws -> (ExpectedUnderstanding, AudioClip) {
-        let sidecarURL = url.deletingPathExtension().appendingPathExtension("json")
-        let expected = try JSONDecoder().decode(ExpectedUnderstanding.self, from: Data(contentsOf: sidecarURL))
-        var clip = try WAVFile.read(contentsOf: url)
-        if let inputRate { clip = try clip.resampled(to: inputRate) }
-        return (expected, clip)
     }
 
     /// Slots by name, so two runs' accounts of the same result read the same.

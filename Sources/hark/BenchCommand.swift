@@ -17,9 +17,9 @@ struct Bench: AsyncParsableCommand {
         would ask about, real-time factor (and the recogniser's CPU stage by stage), latency and \
         memory, by folder and by voice, and the same recordings judged at other thresholds. A \
         sidecar's "wakeAt" gives the seconds of room before the request, which is then cut as the \
-        live loop cuts it. With --baseline, plain pocketsphinx (the same model and grammar, its \
-        own defaults) hears every recording too, once Hark has heard them all, and is set beside \
-        Hark. docs/benchmarks.md describes the benchmarks built on it.
+        live loop cuts it. With --baseline, \
+        plain pocketsphinx (the same model and grammar, its own defaults) hears every recording \
+        too, beside Hark. docs/benchmarks.md describes the benchmarks built on it.
         """)
 
     @Argument(help: ArgumentHelp("Folders of recordings with sidecars (one per condition, e.g. clean and noisy).",

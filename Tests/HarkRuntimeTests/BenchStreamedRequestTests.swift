@@ -56,10 +56,8 @@ import Testing
         #expect(silent["understood"] as? Bool == false)
         #expect((silent["account"] as? String)?.hasPrefix("no speech found after the wake word") == true)
         #expect(outcomes.allSatisfy { $0["baseline"] is [String: Any] })
-        // Plain pocketsphinx hears every recording once Hark has heard them all, and its hearing
-        // is set beside the same recording's.
+        // Plain pocketsphinx's hearing is set beside the same recording's.
         #expect((spoken["baseline"] as? [String: Any])?["commandRight"] as? Bool == true, "\(spoken["baseline"] ?? "")")
-        #expect(outcome.errors.contains("decoding [" + String(repeating: "#", count: 30) + "] 4/4"), "\(outcome.errors)")
         #expect(outcome.output.contains("no speech found after the wake word"))
     }
 
