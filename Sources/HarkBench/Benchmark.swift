@@ -92,7 +92,10 @@ public struct Benchmark: Sendable {
             outcome.wake = wake?.rawValue
             outcome.wakeConfidence = wakeConfidence
             latencies.append(Date().timeIntervalSince(started))
-            cpuSeconds += ProcessClock.cpuSeconds() - cpuBefore
+            let spent = ProcessClock.cpuSeconds() - cpuBefore
+            outcome.cpuSeconds = spent
+            outcome.audioSeconds = clip.duration
+            cpuSeconds += spent
             audioSeconds += clip.duration
             if baseline {
                 let before = ProcessClock.cpuSeconds()

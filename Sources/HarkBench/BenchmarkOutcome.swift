@@ -79,6 +79,11 @@ public struct BenchmarkOutcome: Sendable, Codable {
     public var wake: String? = nil
     /// The spotter's confidence in that wake word (log odds), when it heard one.
     public var wakeConfidence: Double? = nil
+    /// The CPU the benchmark spent on it (the spotter where it ran, the recogniser and the
+    /// conversation; not plain pocketsphinx) and the recording's length, in seconds: each
+    /// condition's real-time factor (nil in reports written before they were kept).
+    public var cpuSeconds: Double? = nil
+    public var audioSeconds: Double? = nil
 
     public func accepted(at threshold: Double) -> Bool { understood && margin >= threshold }
 

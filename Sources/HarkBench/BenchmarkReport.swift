@@ -26,8 +26,14 @@ public struct GroupFigures: Sendable, Codable {
     public var baselineCommandsAccepted = 0
     public var baselineFalseAcceptances = 0
 
+    /// The CPU Hark spent on the group's recordings and their length (`BenchmarkOutcome`).
+    public var cpuSeconds = 0.0
+    public var audioSeconds = 0.0
+
     /// Commands right but rejected for want of confidence.
     public var falseRejectionsByThreshold: Int { commandsRightAtAnyMargin - commandsAccepted }
+    /// Nil when the recordings' CPU was not kept.
+    public var realTimeFactor: Double? { audioSeconds > 0 ? cpuSeconds / audioSeconds : nil }
 }
 
 /// Plain pocketsphinx's figures on the same recordings.
@@ -247,6 +253,10 @@ public struct BenchmarkReport: Sendable, Codable {
         var groups: [String: GroupFigures] = [:]
         for outcome in outcomes {
             guard let name = key(outcome) else { continue }
+            if let cpu = outcome.cpuSeconds, let audio = outcome.audioSeconds {
+                groups[name, default: .init()].cpuSeconds += cpu
+                groups[name, default: .init()].audioSeconds += audio
+            }
             let accepted = outcome.accepted(at: threshold)
             let baseline = outcome.baseline
             if outcome.mustReject {
@@ -385,18 +395,21 @@ public struct BenchmarkReport: Sendable, Codable {
             return ["by \(title):"] + groups.sorted { $0.key < $1.key }.map { name, figures in
                 "  \(name): commands \(percent(figures.commandsAccepted, figures.mustAccept)), "
                     + "false acceptances \(percent(figures.falseAcceptances, figures.mustReject))"
+                    + (figures.realTimeFactor.map { String(format: ", real-time factor %.3f", $0) } ?? "")
             }
         }
         // One row a group, Hark beside plain pocketsphinx; "thrown away" are commands heard
         // right that the threshold rejected.
-        let header = ["by \(title)", "commands: hark", "baseline", "thrown away", "must reject: hark FA", "baseline FA"]
+        let header = ["by \(title)", "commands: hark", "baseline", "thrown away", "must reject: hark FA", "baseline FA",
+                      "hark RTF"]
         var rows = [header]
         for (name, figures) in groups.sorted(by: { $0.key < $1.key }) {
             rows.append([name, percent(figures.commandsAccepted, figures.mustAccept),
                          percent(figures.baselineCommandsAccepted, figures.mustAccept),
                          percent(figures.falseRejectionsByThreshold, figures.mustAccept),
                          percent(figures.falseAcceptances, figures.mustReject),
-                         percent(figures.baselineFalseAcceptances, figures.mustReject)])
+                         percent(figures.baselineFalseAcceptances, figures.mustReject),
+                         figures.realTimeFactor.map { String(format: "%.3f", $0) } ?? "–"])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

@@ -191,6 +191,23 @@ import Testing
         #expect(report.markdown().hasSuffix("CPU by stage: " + report.cpuByStageText + ".\n"))
     }
 
+    /// Each group's real-time factor from its own recordings' CPU and length; none for a group
+    /// whose recordings' CPU was not kept (a report written before it was).
+    @Test func givesEachGroupItsOwnRealTimeFactor() {
+        var outcomes = Self.outcomes
+        for index in outcomes.indices where outcomes[index].folder == "noisy" {
+            outcomes[index].cpuSeconds = 0.3
+            outcomes[index].audioSeconds = 5
+        }
+        let report = BenchmarkReport(outcomes: outcomes, threshold: -1.8)
+        // Two recordings of 5 s, 0.3 s of CPU each.
+        #expect(abs((report.byFolder["noisy"]?.realTimeFactor ?? 0) - 0.06) < 1e-12)
+        #expect(report.byFolder["clean"]?.realTimeFactor == nil)
+        let lines = report.summary().split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("  noisy: ") && $0.hasSuffix(", real-time factor 0.060") })
+        #expect(lines.contains { $0.hasPrefix("  clean: ") && !$0.contains("real-time factor") })
+    }
+
     @Test func slotsAreWrittenInNameOrder() {
         // A dictionary's own order changes from run to run; accounts must not.
         let slots = ["state": "on", "name": "garage light", "colour": "red"]

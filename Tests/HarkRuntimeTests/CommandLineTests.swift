@@ -251,10 +251,14 @@ import Testing
         #expect(outcome.output.contains("recordings:           2 (2 in the grammar, 0 to reject)"))
         #expect(outcome.output.contains("by folder:"))
         #expect(outcome.output.contains("  \(first.lastPathComponent): commands 1/1 (100.0%)"))
+        // Each folder's own real-time factor, from the CPU each recording took.
+        let firstLine = try #require(outcome.output.split(separator: "\n").first { $0.hasPrefix("  \(first.lastPathComponent): ") })
+        #expect(firstLine.contains(", real-time factor 0."), "\(firstLine)")
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect((figures["thresholds"] as? [Any])?.count == 18)
         let outcomes = try #require(figures["outcomes"] as? [[String: Any]])
         #expect(outcomes.count == 2)
+        #expect(outcomes.allSatisfy { ($0["cpuSeconds"] as? Double ?? 0) > 0 && ($0["audioSeconds"] as? Double ?? 0) > 1 })
         // Every word heard keeps its fit, in order, so rules judging words one by one can be
         // tried on a report; the weakest word is one of them.
         let light = try #require(outcomes.first { ($0["recording"] as? String) == "turn_on_the_garage_light.wav" })
