@@ -18,23 +18,24 @@ public struct DecodeCPU: Sendable, Codable, Equatable {
 
     public init() {}
 
-    public var total: Double { audio + grammar + phoneLoop + otherWords + rivals }
+    /// Every stage, named as people read it: the one list the sum, the total and the report use.
+    static let parts: [(name: String, seconds: any WritableKeyPath<DecodeCPU, Double> & Sendable)] = [
+        ("phone loop", \.phoneLoop), ("grammar", \.grammar), ("rival words", \.rivals), ("other words", \.otherWords),
+        ("audio and front end", \.audio),
+    ]
+
+    public var total: Double { Self.parts.reduce(0) { $0 + self[keyPath: $1.seconds] } }
 
     /// Each stage's seconds added to `other`'s.
     public static func + (one: DecodeCPU, other: DecodeCPU) -> DecodeCPU {
         var sum = one
-        sum.audio += other.audio
-        sum.grammar += other.grammar
-        sum.phoneLoop += other.phoneLoop
-        sum.otherWords += other.otherWords
-        sum.rivals += other.rivals
+        for part in parts { sum[keyPath: part.seconds] += other[keyPath: part.seconds] }
         return sum
     }
 
-    /// The stages by name, dearest first, as people read them.
+    /// The stages by name, dearest first.
     public var stages: [(name: String, seconds: Double)] {
-        [("phone loop", phoneLoop), ("grammar", grammar), ("rival words", rivals), ("other words", otherWords),
-         ("audio and front end", audio)].sorted { $0.1 > $1.1 }
+        Self.parts.map { ($0.name, self[keyPath: $0.seconds]) }.sorted { $0.seconds > $1.seconds }
     }
 
     enum CodingKeys: String, CodingKey {
