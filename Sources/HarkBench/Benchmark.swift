@@ -24,6 +24,8 @@ public struct Benchmark: Sendable {
     /// `.noisyConfirmation`): how a request after a tentative wake word is followed up.
     public var askBand = Confidence.defaultAskBand
     public var noisyConfirmation: NoisyConfirmation? = .standard
+    /// The recogniser's `RecognizerConfiguration.telephoneBandReach`, for the same follow-up.
+    public var telephoneBandReach: Double? = RecognizerConfiguration.standardTelephoneBandReach
 
     public init(assistant: Assistant, inputRate: Int? = nil, threshold: Double, baseline: Bool = false) {
         self.assistant = assistant
@@ -86,7 +88,8 @@ public struct Benchmark: Sendable {
                 outcome = Self.outcome(turn, expected: expected, url: url, catalog: catalog)
                 if wake == .tentative {
                     Self.followTentativeWake(&outcome, words: turn.text.split(separator: " ").count,
-                                             threshold: threshold, askBand: askBand, confirmation: noisyConfirmation)
+                                             threshold: threshold, askBand: askBand, confirmation: noisyConfirmation,
+                                             telephoneBandReach: telephoneBandReach)
                 }
             }
             outcome.wake = wake?.rawValue
@@ -188,15 +191,21 @@ public struct Benchmark: Sendable {
     /// dropped in silence, as is a request of too few words. `confirmation`: the recogniser's
     /// (nil when no room asks first), whose reach also says what is clear, as in `Verdict`.
     static func followTentativeWake(_ outcome: inout BenchmarkOutcome, words: Int, threshold: Double, askBand: Double,
-                                    confirmation: NoisyConfirmation?) {
+                                    confirmation: NoisyConfirmation?, telephoneBandReach: Double? = nil) {
         guard outcome.understood, words >= LiveSettings.tentativeRequestWords else {
             return drop(&outcome)
         }
         let denoised = outcome.features?.heardThroughSuppression ?? false
-        if outcome.margin >= threshold + (confirmation ?? .standard).reach(denoised: denoised) { return }
-        guard let confirmation, (outcome.features?.signalToNoise ?? -.infinity) < confirmation.below,
-              outcome.margin >= confirmation.judged(threshold, signalToNoise: -.infinity, threshold: threshold, askBand: askBand,
-                                                    denoised: denoised),
+        let telephoneBand = telephoneBandReach.flatMap { outcome.features?.telephoneBand == true ? $0 : nil }
+        let clear = max((confirmation ?? .standard).reach(denoised: denoised), telephoneBand ?? 0)
+        if outcome.margin >= threshold + clear { return }
+        // What asked first, and how far up: a noisy room, a telephone-band microphone, or both.
+        var reaches: [Double] = telephoneBand.map { [$0] } ?? []
+        if let confirmation, (outcome.features?.signalToNoise ?? -.infinity) < confirmation.below {
+            reaches.append(confirmation.reach(denoised: denoised))
+        }
+        guard let reach = reaches.max(),
+              outcome.margin >= NoisyConfirmation.squeezed(threshold, threshold: threshold, askBand: askBand, reach: reach),
               outcome.margin < threshold else { return drop(&outcome) }
         outcome.account = "after a tentative wake word, asked about: " + outcome.account
     }

@@ -27,6 +27,9 @@ public struct HarkConfigFile: Sendable, Equatable {
     /// `confirm_in_noise_below`: the recogniser's `RecognizerConfiguration.noisyConfirmation`
     /// (.some(nil): never); nil when the file does not say.
     public var noisyConfirmation: NoisyConfirmation??
+    /// `confirm_telephone_band`: the recogniser's `RecognizerConfiguration.telephoneBandReach`
+    /// (.some(nil): never); nil when the file does not say.
+    public var telephoneBandReach: Double??
     /// `other_words`: the words of the list it names, for the recogniser's
     /// `RecognizerConfiguration.otherWords` (read when the file is, so a bad list is refused with
     /// the key named); empty for never; nil when the file does not say (the installed list).
@@ -50,6 +53,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
         ("request_denoise_below", "a request standing less than this many dB of signal over its room's noise is heard through noise suppression, and asked about further above the rejection margin, or never (default: \(String(format: "%g", RequestDenoising.standardBelow)))"),
         ("confirm_in_noise_below", "in a room noisier than this (dB of signal over noise), ask \"Did you say …?\" before acting on a request heard only just well enough, or never (default: \(String(format: "%g", NoisyConfirmation.standardBelow)))"),
+        ("confirm_telephone_band", "through a telephone-band microphone (8 kHz on its way: a Bluetooth headset's hands-free mode, a phone line), ask \"Did you say …?\" before acting on a request heard up to this far above the rejection margin, in any room, or never (default: \(String(format: "%g", RecognizerConfiguration.standardTelephoneBandReach)))"),
         ("wake_other_words", "a list of common words a likely wake word is checked against, so that speech they explain better does not wake Hark, or never (default: the installed models/other-words.txt)"),
         ("wake_faint_voice_gain", "on or off: bring a voice quieter than \(String(format: "%g", FaintVoiceGain.quietestUsualVoice)) dBFS up to \(String(format: "%g", FaintVoiceGain.usualVoice)) dBFS before the wake word is listened for, for a microphone that barely catches its room (default: off)"),
         ("other_words", "a list of common words searched beside a one-word phrase heard in a quiet room, so that other speech is not taken for it, or never (default: the installed models/other-words.txt)"),
@@ -187,6 +191,14 @@ public struct HarkConfigFile: Sendable, Equatable {
             case "confirm_in_noise_below":
                 let below = try signalToNoiseOrNever()
                 config.noisyConfirmation = .some(below.map { NoisyConfirmation(below: $0, reach: NoisyConfirmation.standardReach) })
+            case "confirm_telephone_band":
+                if let word = value.string, ["never", "none"].contains(word) {
+                    config.telephoneBandReach = .some(nil)
+                } else {
+                    let reach = try number()
+                    guard (0...5).contains(reach) else { throw fail("expected a reach above the rejection margin from 0 to 5, or never") }
+                    config.telephoneBandReach = .some(reach)
+                }
             case "other_words": config.otherWords = try wordListOrNever()
             case "wake_other_words": config.live.wakeOtherWords = try wordListOrNever()
             case "wake_faint_voice_gain": config.live.wakeAmplifiesFaintVoices = try onOrOff()

@@ -28,6 +28,8 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// Whether the utterance was heard through noise suppression (`RequestDenoising`; nil when
     /// not recorded).
     public var heardThroughSuppression: Bool? = nil
+    /// Whether the utterance sounded telephone-band (`TelephoneBand`; nil when not measured).
+    public var telephoneBand: Bool? = nil
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
         self.frames = frames

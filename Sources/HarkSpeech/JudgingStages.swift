@@ -35,6 +35,8 @@ struct JudgingContext {
     let signalToNoise: Double?
     /// Heard through noise suppression (`RequestDenoising`).
     var denoised = false
+    /// Heard through a telephone-band microphone (`TelephoneBand`).
+    var telephoneBand = false
 }
 
 /// One step of judging how sure Hark may be of a hearing (the last part of `Recognizer`'s
@@ -82,16 +84,26 @@ struct RivalWords: JudgingStage {
     }
 }
 
-/// In a noisy room, a request heard only just well enough is asked about (`NoisyConfirmation`).
-struct AskingFirstInNoise: JudgingStage {
-    let confirmation: NoisyConfirmation
+/// A request heard only just well enough is asked about first in a noisy room
+/// (`NoisyConfirmation`) and through a telephone-band microphone (`telephoneBandReach`, any
+/// room); where both apply, the longer reach.
+struct AskingFirst: JudgingStage {
+    let confirmation: NoisyConfirmation?
+    let telephoneBandReach: Double?
     let threshold: Double
     let askBand: Double
 
     func judge(_ judged: inout Judgement, in context: JudgingContext) {
-        judged.heardMargin = judged.margin
-        judged.margin = confirmation.judged(judged.margin, signalToNoise: context.signalToNoise,
-                                            threshold: threshold, askBand: askBand, denoised: context.denoised)
+        let heard = judged.margin
+        judged.heardMargin = heard
+        if let confirmation {
+            judged.margin = confirmation.judged(heard, signalToNoise: context.signalToNoise, threshold: threshold,
+                                                askBand: askBand, denoised: context.denoised)
+        }
+        if context.telephoneBand, let telephoneBandReach {
+            judged.margin = min(judged.margin, NoisyConfirmation.squeezed(heard, threshold: threshold, askBand: askBand,
+                                                                          reach: telephoneBandReach))
+        }
     }
 }
 
@@ -102,10 +114,11 @@ enum JudgingStages {
         var stages: [any JudgingStage] = [PhraseStrictness()]
         guard configuration.measuresConfidence else { return stages }
         stages.append(RivalWords(contest: contest, clearance: configuration.rivalClearance, askMargin: configuration.askMargin))
-        if let confirmation = configuration.noisyConfirmation {
-            stages.append(AskingFirstInNoise(confirmation: confirmation,
-                                             threshold: configuration.judgedAt ?? configuration.rejectionMargin,
-                                             askBand: configuration.askBand))
+        if configuration.noisyConfirmation != nil || configuration.telephoneBandReach != nil {
+            stages.append(AskingFirst(confirmation: configuration.noisyConfirmation,
+                                      telephoneBandReach: configuration.telephoneBandReach,
+                                      threshold: configuration.judgedAt ?? configuration.rejectionMargin,
+                                      askBand: configuration.askBand))
         }
         return stages
     }
@@ -123,7 +136,7 @@ struct Verdict {
     var isAskedForTheRoom = false
 
     init(_ judged: Judgement, interpretation: Interpretation?, otherWordsHeard: Bool, signalToNoise: Double?,
-         denoised: Bool = false, configuration: RecognizerConfiguration) {
+         denoised: Bool = false, telephoneBand: Bool = false, configuration: RecognizerConfiguration) {
         let words = judged.words, margin = judged.margin, heardMargin = judged.heardMargin ?? judged.margin
         let threshold = configuration.rejectionMargin
         if words.isEmpty {
@@ -132,16 +145,30 @@ struct Verdict {
             rejection = "other words fit better (\"\(words.joined(separator: " "))\")"
         } else if configuration.measuresConfidence, margin < threshold {
             rejection = heardMargin >= threshold
-                ? "heard only just well enough to act on in a noisy room (margin " + String(format: "%.2f", heardMargin)
-                    + ", SNR " + (signalToNoise.map { String(format: "%.0f dB", $0) } ?? "unknown") + "): worth asking"
+                ? Self.askedFirst(heardMargin: heardMargin, signalToNoise: signalToNoise, telephoneBand: telephoneBand,
+                                  configuration: configuration)
                 : "too unsure (\(Confidence.describe(features: judged.features, utterance: judged.utteranceMargin, weakest: judged.weakest, noisePenalty: judged.noisePenalty, signalToNoise: signalToNoise, strictness: judged.strictness))\(judged.closeRival.map { ", \"\($0.word)\" nearly as likely as \"\(words[$0.position])\" (" + String(format: "%.2f", $0.gap) + ")" } ?? "") < \(threshold))"
             isGuess = interpretation != nil && margin >= configuration.askMargin
             isAskedForTheRoom = isGuess && heardMargin >= threshold
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }
-        let reach = (configuration.noisyConfirmation ?? .standard).reach(denoised: denoised)
+        var reach = (configuration.noisyConfirmation ?? .standard).reach(denoised: denoised)
+        if telephoneBand, let telephoneBandReach = configuration.telephoneBandReach { reach = max(reach, telephoneBandReach) }
         isClear = rejection == nil
             && (!configuration.measuresConfidence || heardMargin >= (configuration.judgedAt ?? threshold) + reach)
+    }
+
+    /// Why a request heard well enough to act on in a quiet room is asked about first: the room's
+    /// noise, or the telephone-band microphone it came through.
+    private static func askedFirst(heardMargin: Double, signalToNoise: Double?, telephoneBand: Bool,
+                                   configuration: RecognizerConfiguration) -> String {
+        let margin = String(format: "%.2f", heardMargin)
+        let noisy = (signalToNoise ?? -.infinity) < (configuration.noisyConfirmation?.below ?? -.infinity)
+        if telephoneBand && !noisy {
+            return "heard only just well enough to act on through a telephone-band microphone (margin \(margin)): worth asking"
+        }
+        return "heard only just well enough to act on in a noisy room (margin \(margin), SNR "
+            + (signalToNoise.map { String(format: "%.0f dB", $0) } ?? "unknown") + "): worth asking"
     }
 }

@@ -50,8 +50,16 @@ public struct NoisyConfirmation: Sendable, Equatable {
     /// suppression (`denoisedReach`).
     public func judged(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double,
                        denoised: Bool = false) -> Double {
-        let reach = reach(denoised: denoised)
-        guard reach > 0, askBand > 0, (signalToNoise ?? -.infinity) < below else { return margin }
+        guard (signalToNoise ?? -.infinity) < below else { return margin }
+        return Self.squeezed(margin, threshold: threshold, askBand: askBand, reach: reach(denoised: denoised))
+    }
+
+    /// `margin` with the stretch from `threshold - askBand` up to `threshold + reach` moved, in
+    /// proportion, into the ask band (`threshold - askBand` up to, not reaching, `threshold`): a
+    /// margin there is asked about; others are left as they are. Margins keep their order, and
+    /// a longer reach never judges a margin higher.
+    public static func squeezed(_ margin: Double, threshold: Double, askBand: Double, reach: Double) -> Double {
+        guard reach > 0, askBand > 0 else { return margin }
         let floor = threshold - askBand, top = threshold + reach
         guard margin >= floor, margin < top else { return margin }
         return floor + (margin - floor) * askBand / (top - floor)

@@ -381,13 +381,18 @@ public final class Recognizer {
 
         let interpretation = grammar.graph.interpret(words)
         judged.features?.heardThroughSuppression = denoised
+        // On the audio as heard: the noise floor the audio stages add would fill the high band.
+        let telephoneBand = configuration.measuresConfidence && configuration.telephoneBandReach != nil
+            && TelephoneBand.isTelephoneBand(heardSamples)
+        judged.features?.telephoneBand = telephoneBand
         let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise,
-                                     denoised: denoised)
+                                     denoised: denoised, telephoneBand: telephoneBand)
         for stage in judgingStages { try stage.judge(&judged, in: context) }
         cpu.rivals = judged.rivalSeconds
 
         let verdict = Verdict(judged, interpretation: interpretation, otherWordsHeard: otherWordsHeard,
-                              signalToNoise: signalToNoise, denoised: denoised, configuration: configuration)
+                              signalToNoise: signalToNoise, denoised: denoised, telephoneBand: telephoneBand,
+                              configuration: configuration)
         let isRejected = verdict.rejection != nil, margin = judged.margin
         var recognition = Recognition(
             words: isRejected ? [] : words,

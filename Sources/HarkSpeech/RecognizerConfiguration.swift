@@ -42,6 +42,17 @@ public struct RecognizerConfiguration: Sendable {
     /// How a request heard in a noisy room is asked about before Hark acts on it
     /// (`NoisyConfirmation`), or nil to judge it as in a quiet room.
     public var noisyConfirmation: NoisyConfirmation? = .standard
+    /// How far above the threshold a request heard through a telephone-band microphone
+    /// (`TelephoneBand`: audio that was sampled at 8 kHz on its way, as from a Bluetooth headset
+    /// in hands-free mode or a phone line) is asked about before Hark acts on it, in any room; nil
+    /// to judge it as full-band audio. Such audio has lost what tells "zero" from "two" and "nine"
+    /// from "five", and the recogniser is as sure of those words heard wrong as of words heard
+    /// right.
+    public var telephoneBandReach: Double? = RecognizerConfiguration.standardTelephoneBandReach
+    /// Chosen on the tune half of `make bench-real` (its telephone-band voices are the Free Spoken
+    /// Digit Dataset's) as the least reach at which the tune speakers' telephone-band requests took
+    /// no wrong action (2 at 0.55); docs/benchmarks.md has the trade.
+    public static let standardTelephoneBandReach = 0.6
     /// A grammar whose searched graph has more states than this has the names of its long
     /// lists joined into one word each (`WordAcceptor.joiningChains`): the FSG search pays for
     /// every state on every frame. Below it the cost is small (the bundled apps' 94 states:

@@ -101,6 +101,7 @@ struct Bench: AsyncParsableCommand {
                                       baseline: baseline)
             benchmark.askBand = configuration.recognizer.askBand
             benchmark.noisyConfirmation = configuration.recognizer.noisyConfirmation
+            benchmark.telephoneBandReach = configuration.recognizer.telephoneBandReach
             if spotWake {
                 var wake = LiveSettings()
                 wake.tentativeWakeOdds = try tentativeWakeOdds

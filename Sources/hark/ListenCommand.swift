@@ -204,6 +204,8 @@ struct Listen: AsyncParsableCommand {
         if recognizer.requestDenoiseBelow == nil, let setting = file.requestDenoiseBelow { configuration.recognizer.denoisesBelow = setting }
         // --confirm-in-noise-below wins over the settings file's confirm_in_noise_below.
         if recognizer.confirmInNoiseBelow == nil, let setting = file.noisyConfirmation { configuration.recognizer.noisyConfirmation = setting }
+        // --confirm-telephone-band wins over the settings file's confirm_telephone_band.
+        if recognizer.confirmTelephoneBand == nil, let setting = file.telephoneBandReach { configuration.recognizer.telephoneBandReach = setting }
         // --other-words wins over the settings file's other_words.
         if recognizer.otherWords == nil, let words = file.otherWords {
             configuration.recognizer.otherWords = words

@@ -110,8 +110,14 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "dB|none"))
     var confirmInNoiseBelow: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Through a telephone-band microphone (8 kHz on its way: a Bluetooth headset's hands-free mode, a phone line), ask \"Did you say …?\" before acting on a request heard up to this far above the rejection margin, in any room (default \(String(format: "%g", RecognizerConfiguration.standardTelephoneBandReach))), or \"none\" to judge it as full-band audio.",
+                               valueName: "margin|none"))
+    var confirmTelephoneBand: String?
+
     func validate() throws {
         if let confirmInNoiseBelow { _ = try Self.noisyConfirmation(confirmInNoiseBelow) }
+        if let confirmTelephoneBand { _ = try Self.telephoneBandReach(confirmTelephoneBand) }
         if let rivalClearance { _ = try Self.clearance(rivalClearance) }
         if let otherWords { _ = try Self.otherWordsList(otherWords) }
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
@@ -143,6 +149,8 @@ struct RecognizerOptions: ParsableArguments {
         if let rivalClearance { configuration.rivalClearance = try? Self.clearance(rivalClearance) }
         // validate() has read it: "none" or a level.
         if let confirmInNoiseBelow { configuration.noisyConfirmation = try? Self.noisyConfirmation(confirmInNoiseBelow) }
+        // validate() has read it: "none" or a reach.
+        if let confirmTelephoneBand { configuration.telephoneBandReach = try? Self.telephoneBandReach(confirmTelephoneBand) }
         // validate() has read it: "none" or a list.
         if let otherWords { configuration.otherWords = (try? Self.otherWordsList(otherWords)) ?? [] }
         return configuration
@@ -161,6 +169,15 @@ struct RecognizerOptions: ParsableArguments {
     static func noisyConfirmation(_ text: String) throws -> NoisyConfirmation? {
         try signalToNoiseRatio(text, option: "--confirm-in-noise-below", example: 20)
             .map { NoisyConfirmation(below: $0, reach: NoisyConfirmation.standardReach) }
+    }
+
+    /// A --confirm-telephone-band value: a reach from 0 to 5, or nil for "none".
+    static func telephoneBandReach(_ text: String) throws -> Double? {
+        if text == "none" { return nil }
+        guard let reach = Double(text), (0...5).contains(reach) else {
+            throw ValidationError("--confirm-telephone-band is how far above the rejection margin to ask (0 to 5, e.g. 0.6) or none, not \(text)")
+        }
+        return reach
     }
 
     /// A --noise-floor-headroom value: dB from 0 to 60, or nil for "none".

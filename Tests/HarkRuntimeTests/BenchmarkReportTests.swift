@@ -245,15 +245,31 @@ import Testing
 @Suite struct TentativeWakeBenchmarkTests {
     static let threshold = -1.8, band = 0.28
 
-    static func followed(margin: Double, words: Int = 4, signalToNoise: Double?,
-                         confirmation: NoisyConfirmation? = .standard) -> BenchmarkOutcome {
+    static func followed(margin: Double, words: Int = 4, signalToNoise: Double?, confirmation: NoisyConfirmation? = .standard,
+                         telephoneBand: Bool = false,
+                         telephoneBandReach: Double? = RecognizerConfiguration.standardTelephoneBandReach) -> BenchmarkOutcome {
         var outcome = BenchmarkReportTests.outcome("turn", margin: margin)
         var features = ConfidenceFeatures(frames: 100, wordFrames: 60, loopSpeechFrames: 60, wordMargin: margin,
                                           silenceMargin: 0, words: words)
         features.signalToNoise = signalToNoise
+        features.telephoneBand = telephoneBand
         outcome.features = features
-        Benchmark.followTentativeWake(&outcome, words: words, threshold: threshold, askBand: band, confirmation: confirmation)
+        Benchmark.followTentativeWake(&outcome, words: words, threshold: threshold, askBand: band, confirmation: confirmation,
+                                      telephoneBandReach: telephoneBandReach)
         return outcome
+    }
+
+    @Test func aTelephoneBandRequestIsAskedAboutInAQuietRoomToo() {
+        let reach = RecognizerConfiguration.standardTelephoneBandReach
+        let squeezed = NoisyConfirmation.squeezed(Self.threshold + 0.1, threshold: Self.threshold, askBand: Self.band, reach: reach)
+        let asked = Self.followed(margin: squeezed, signalToNoise: 50, telephoneBand: true)
+        #expect(asked.margin == squeezed && asked.account.hasPrefix("after a tentative wake word, asked about"))
+        #expect(Self.followed(margin: squeezed, signalToNoise: 50, telephoneBand: true, telephoneBandReach: nil).margin
+                    == Benchmark.unheardMargin)
+        // Clear only past the telephone band's reach.
+        let between = Self.threshold + (NoisyConfirmation.standardReach + reach) / 2
+        #expect(Self.followed(margin: between, signalToNoise: 50).margin == between)
+        #expect(Self.followed(margin: between, signalToNoise: 50, telephoneBand: true).margin == Benchmark.unheardMargin)
     }
 
     @Test func aClearRequestIsActedOnAndOneANoisyRoomAsksAboutAskedAbout() {

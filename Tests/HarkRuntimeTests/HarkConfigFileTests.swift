@@ -48,6 +48,11 @@ struct HarkConfigFileTests {
                 == .some(NoisyConfirmation(below: 10, reach: NoisyConfirmation.standardReach)))
         #expect(try HarkConfigFile.parse("confirm_in_noise_below: never", file: "hark.yaml").noisyConfirmation == .some(nil))
         #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").noisyConfirmation == nil)
+        // Asking first through a telephone-band microphone: a reach, never, or (unsaid) the default.
+        #expect(try HarkConfigFile.parse("confirm_telephone_band: 1.5", file: "hark.yaml").telephoneBandReach == .some(1.5))
+        #expect(try HarkConfigFile.parse("confirm_telephone_band: never", file: "hark.yaml").telephoneBandReach == .some(nil))
+        #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").telephoneBandReach == nil)
+        #expect(RecognizerConfiguration().telephoneBandReach == RecognizerConfiguration.standardTelephoneBandReach)
         // Tentative wake words: odds, never, or (unsaid) the default.
         #expect(try HarkConfigFile.parse("tentative_wake: 2", file: "hark.yaml").live.wakeWord.tentativeOdds == 2)
         #expect(try HarkConfigFile.parse("tentative_wake: never", file: "hark.yaml").live.wakeWord.tentativeOdds == nil)
@@ -139,6 +144,8 @@ struct HarkConfigFileTests {
         #expect(problem("wake_noisy_room_allowance: 4")?.reason == "wake_noisy_room_allowance: expected log odds from 0 to 3, or never")
         #expect(problem("wake_noisy_room_allowance: loud")?.reason == "wake_noisy_room_allowance: expected log odds from 0 to 3, or never")
         #expect(problem("confirm_in_noise_below: 90")?.reason == "confirm_in_noise_below: expected a signal-to-noise ratio from -20 to 80 dB, or never")
+        #expect(problem("confirm_telephone_band: 9")?.reason == "confirm_telephone_band: expected a reach above the rejection margin from 0 to 5, or never")
+        #expect(problem("confirm_telephone_band: often")?.reason == "confirm_telephone_band: expected a number")
         #expect(problem("other_words: /nonexistent/words.txt")?.reason
                 .hasPrefix("other_words: cannot read the list of other words /nonexistent/words.txt") == true)
         #expect(problem("wake_other_words: /nonexistent/words.txt")?.reason

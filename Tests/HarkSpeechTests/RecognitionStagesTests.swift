@@ -1,3 +1,4 @@
+import Foundation
 import HarkGrammar
 @testable import HarkSpeech
 import Testing
@@ -48,8 +49,10 @@ import Testing
         let names = { (configuration: RecognizerConfiguration) in
             Self.names(JudgingStages.configured(by: configuration, contest: contest))
         }
-        #expect(names(configuration) == ["PhraseStrictness", "RivalWords", "AskingFirstInNoise"])
+        #expect(names(configuration) == ["PhraseStrictness", "RivalWords", "AskingFirst"])
         configuration.noisyConfirmation = nil
+        #expect(names(configuration) == ["PhraseStrictness", "RivalWords", "AskingFirst"], "for a telephone-band microphone")
+        configuration.telephoneBandReach = nil
         #expect(names(configuration) == ["PhraseStrictness", "RivalWords"])
         configuration.measuresConfidence = false
         #expect(names(configuration) == ["PhraseStrictness"])
@@ -57,7 +60,7 @@ import Testing
 
     @Test func askingFirstKeepsTheMarginAsHeard() throws {
         let threshold = Confidence.defaultThreshold, band = Confidence.defaultAskBand
-        let stage = AskingFirstInNoise(confirmation: .standard, threshold: threshold, askBand: band)
+        let stage = AskingFirst(confirmation: .standard, telephoneBandReach: nil, threshold: threshold, askBand: band)
         var judged = Judgement(words: ["turn", "off"])
         judged.margin = threshold + 0.2
         stage.judge(&judged, in: try Self.context(signalToNoise: 8))
@@ -70,17 +73,46 @@ import Testing
         #expect(quiet.margin == threshold + 0.2)
     }
 
+    @Test func aTelephoneBandRequestIsAskedAboutInAnyRoom() throws {
+        let threshold = Confidence.defaultThreshold, band = Confidence.defaultAskBand
+        let reach = RecognizerConfiguration.standardTelephoneBandReach
+        func judged(_ margin: Double, signalToNoise: Double, telephoneBand: Bool, reach: Double? = reach,
+                    confirmation: NoisyConfirmation? = .standard) throws -> Double {
+            let stage = AskingFirst(confirmation: confirmation, telephoneBandReach: reach, threshold: threshold, askBand: band)
+            var judgement = Judgement(words: ["lights", "on"])
+            judgement.margin = margin
+            var context = try Self.context(signalToNoise: signalToNoise)
+            context.telephoneBand = telephoneBand
+            stage.judge(&judgement, in: context)
+            #expect(judgement.heardMargin == margin)
+            return judgement.margin
+        }
+        // A quiet room: through a telephone-band microphone, asked about up to the reach.
+        let asked = try judged(threshold + reach - 0.05, signalToNoise: 50, telephoneBand: true)
+        #expect(asked < threshold && asked >= threshold - band)
+        #expect(try judged(threshold + reach + 0.05, signalToNoise: 50, telephoneBand: true) == threshold + reach + 0.05)
+        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: false) == threshold + 0.3)
+        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: true, reach: nil) == threshold + 0.3)
+        // Without the noisy room's asking, the telephone band still asks.
+        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: true, confirmation: nil) < threshold)
+        // A noisy room too: the longer reach, and the order of margins kept.
+        let both = try judged(threshold + 0.55, signalToNoise: 10, telephoneBand: true)
+        let roomOnly = try judged(threshold + 0.55, signalToNoise: 10, telephoneBand: false)
+        #expect(both < threshold && roomOnly == threshold + 0.55)
+        #expect(try judged(threshold + 0.2, signalToNoise: 10, telephoneBand: true) < both)
+    }
+
     @Test func theVerdictSaysWhyAndWhetherToAsk() throws {
         let configuration = RecognizerConfiguration()
         let phrase = try Self.phrase()
         let threshold = configuration.rejectionMargin
         func verdict(_ words: [String], margin: Double, heard: Double? = nil, formsPhrase: Bool = true,
-                     otherWords: Bool = false) -> Verdict {
+                     otherWords: Bool = false, signalToNoise: Double = 8, telephoneBand: Bool = false) -> Verdict {
             var judged = Judgement(words: words)
             judged.margin = margin
             judged.heardMargin = heard
             return Verdict(judged, interpretation: formsPhrase ? phrase : nil, otherWordsHeard: otherWords,
-                           signalToNoise: 8, configuration: configuration)
+                           signalToNoise: signalToNoise, telephoneBand: telephoneBand, configuration: configuration)
         }
         let clear = verdict(["lights", "on"], margin: threshold + 1)
         #expect(clear.rejection == nil && clear.isClear && !clear.isGuess)
@@ -101,6 +133,17 @@ import Testing
         let noisy = verdict(["lights", "on"], margin: threshold - 0.1, heard: threshold + 0.2)
         #expect(noisy.rejection?.hasPrefix("heard only just well enough to act on in a noisy room") == true)
         #expect(noisy.isGuess && !noisy.isClear)
+
+        // Asked about only for the telephone-band microphone, in a quiet room: said so.
+        let telephone = verdict(["lights", "on"], margin: threshold - 0.1, heard: threshold + 0.2, signalToNoise: 50,
+                                telephoneBand: true)
+        #expect(telephone.rejection == "heard only just well enough to act on through a telephone-band microphone (margin "
+                    + String(format: "%.2f", threshold + 0.2) + "): worth asking")
+        #expect(telephone.isGuess && telephone.isAskedForTheRoom)
+        // Clear takes the telephone band's reach when it is the longer.
+        let between = threshold + (NoisyConfirmation.standardReach + RecognizerConfiguration.standardTelephoneBandReach) / 2
+        #expect(verdict(["lights", "on"], margin: between, signalToNoise: 50).isClear)
+        #expect(!verdict(["lights", "on"], margin: between, signalToNoise: 50, telephoneBand: true).isClear)
 
         // Acted on, but not clearly enough that a noisy room would not have asked first.
         let justEnough = verdict(["lights", "on"], margin: threshold + 0.1)
