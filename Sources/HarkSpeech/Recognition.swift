@@ -38,10 +38,12 @@ public struct Recognition: Sendable, Equatable {
     /// `RecognizerConfiguration.askMargin`): the phrase heard, for the conversation to check.
     public var guess: [String] = []
     /// Accepted with a margin Hark would act on even in a noisy room (`NoisyConfirmation`'s
-    /// reach above the threshold): what a request after a tentative wake word must be.
+    /// reach above the threshold, or the telephone band's when that is longer and applies): what
+    /// a request after a tentative wake word must be.
     public var isClear = false
-    /// Rejected only because a noisy room asks first (`NoisyConfirmation`): heard well enough to
-    /// act on in a quiet room, and its `guess` is asked about.
+    /// Rejected only because a noisy room or a telephone-band microphone asks first
+    /// (`NoisyConfirmation`, `RecognizerConfiguration.telephoneBandReach`): heard well enough to
+    /// act on otherwise, and its `guess` is asked about.
     public var isAskedForTheRoom = false
     /// Heard in a noisy room: the utterance's signal-to-noise estimate below
     /// `NoisyConfirmation.noisyRoomBelow`, or below the limit under which Hark asks first
