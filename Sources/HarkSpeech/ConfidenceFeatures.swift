@@ -28,7 +28,9 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// Whether the utterance was heard through noise suppression (`RequestDenoising`; nil when
     /// not recorded).
     public var heardThroughSuppression: Bool? = nil
-    /// Whether the utterance sounded telephone-band (`TelephoneBand`; nil when not measured).
+    /// Whether the utterance sounded telephone-band (`TelephoneBand`; nil when not measured: it
+    /// is only for a margin it could move, from the bottom of the ask band up to the telephone
+    /// band's reach above the threshold).
     public var telephoneBand: Bool? = nil
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {

@@ -1,4 +1,5 @@
 import Foundation
+import HarkAudio
 import HarkGrammar
 
 /// What the two passes say about one grammar search's path, and what the judging stages made of
@@ -24,6 +25,9 @@ struct Judgement {
     var heardMargin: Double?
     /// CPU seconds the rival contest took (`DecodeCPU.rivals`).
     var rivalSeconds = 0.0
+    /// Whether the audio sounded telephone-band (`TelephoneBand`); nil when not measured, as it
+    /// is only for a margin it could move (`AskingFirst`).
+    var telephoneBand: Bool?
 }
 
 /// What a judging stage may look at besides the judgement.
@@ -35,8 +39,8 @@ struct JudgingContext {
     let signalToNoise: Double?
     /// Heard through noise suppression (`RequestDenoising`).
     var denoised = false
-    /// Heard through a telephone-band microphone (`TelephoneBand`).
-    var telephoneBand = false
+    /// The audio as heard, before the audio stages (`TelephoneBand` measures it).
+    var heardSamples: [Int16] = []
 }
 
 /// One step of judging how sure Hark may be of a hearing (the last part of `Recognizer`'s
@@ -86,12 +90,15 @@ struct RivalWords: JudgingStage {
 
 /// A request heard only just well enough is asked about first in a noisy room
 /// (`NoisyConfirmation`) and through a telephone-band microphone (`telephoneBandReach`, any
-/// room); where both apply, the longer reach.
+/// room); where both apply, the longer reach. The band is measured only for a margin it could
+/// move, from the bottom of the ask band up to the reach: a request heard clearly, or not at all,
+/// costs no measuring.
 struct AskingFirst: JudgingStage {
     let confirmation: NoisyConfirmation?
     let telephoneBandReach: Double?
     let threshold: Double
     let askBand: Double
+    var isTelephoneBand: ([Int16]) -> Bool = TelephoneBand.isTelephoneBand
 
     func judge(_ judged: inout Judgement, in context: JudgingContext) {
         let heard = judged.margin
@@ -100,7 +107,10 @@ struct AskingFirst: JudgingStage {
             judged.margin = confirmation.judged(heard, signalToNoise: context.signalToNoise, threshold: threshold,
                                                 askBand: askBand, denoised: context.denoised)
         }
-        if context.telephoneBand, let telephoneBandReach {
+        guard let telephoneBandReach, heard >= threshold - askBand, heard < threshold + telephoneBandReach else { return }
+        let telephoneBand = isTelephoneBand(context.heardSamples)
+        judged.telephoneBand = telephoneBand
+        if telephoneBand {
             judged.margin = min(judged.margin, NoisyConfirmation.squeezed(heard, threshold: threshold, askBand: askBand,
                                                                           reach: telephoneBandReach))
         }

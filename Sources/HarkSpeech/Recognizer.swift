@@ -381,14 +381,13 @@ public final class Recognizer {
 
         let interpretation = grammar.graph.interpret(words)
         judged.features?.heardThroughSuppression = denoised
-        // On the audio as heard: the noise floor the audio stages add would fill the high band.
-        let telephoneBand = configuration.measuresConfidence && configuration.telephoneBandReach != nil
-            && TelephoneBand.isTelephoneBand(heardSamples)
-        judged.features?.telephoneBand = telephoneBand
+        // The audio as heard: the noise floor the audio stages add would fill the high band.
         let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise,
-                                     denoised: denoised, telephoneBand: telephoneBand)
+                                     denoised: denoised, heardSamples: heardSamples)
         for stage in judgingStages { try stage.judge(&judged, in: context) }
         cpu.rivals = judged.rivalSeconds
+        judged.features?.telephoneBand = judged.telephoneBand
+        let telephoneBand = judged.telephoneBand ?? false
 
         let verdict = Verdict(judged, interpretation: interpretation, otherWordsHeard: otherWordsHeard,
                               signalToNoise: signalToNoise, denoised: denoised, telephoneBand: telephoneBand,

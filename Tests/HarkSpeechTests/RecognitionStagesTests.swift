@@ -76,30 +76,37 @@ import Testing
     @Test func aTelephoneBandRequestIsAskedAboutInAnyRoom() throws {
         let threshold = Confidence.defaultThreshold, band = Confidence.defaultAskBand
         let reach = RecognizerConfiguration.standardTelephoneBandReach
+        final class Measured: @unchecked Sendable { var count = 0 }
+        let measured = Measured()
         func judged(_ margin: Double, signalToNoise: Double, telephoneBand: Bool, reach: Double? = reach,
-                    confirmation: NoisyConfirmation? = .standard) throws -> Double {
-            let stage = AskingFirst(confirmation: confirmation, telephoneBandReach: reach, threshold: threshold, askBand: band)
+                    confirmation: NoisyConfirmation? = .standard) throws -> Judgement {
+            var stage = AskingFirst(confirmation: confirmation, telephoneBandReach: reach, threshold: threshold, askBand: band)
+            stage.isTelephoneBand = { _ in measured.count += 1; return telephoneBand }
             var judgement = Judgement(words: ["lights", "on"])
             judgement.margin = margin
-            var context = try Self.context(signalToNoise: signalToNoise)
-            context.telephoneBand = telephoneBand
-            stage.judge(&judgement, in: context)
+            stage.judge(&judgement, in: try Self.context(signalToNoise: signalToNoise))
             #expect(judgement.heardMargin == margin)
-            return judgement.margin
+            return judgement
         }
         // A quiet room: through a telephone-band microphone, asked about up to the reach.
         let asked = try judged(threshold + reach - 0.05, signalToNoise: 50, telephoneBand: true)
-        #expect(asked < threshold && asked >= threshold - band)
-        #expect(try judged(threshold + reach + 0.05, signalToNoise: 50, telephoneBand: true) == threshold + reach + 0.05)
-        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: false) == threshold + 0.3)
-        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: true, reach: nil) == threshold + 0.3)
+        #expect(asked.margin < threshold && asked.margin >= threshold - band)
+        #expect(asked.telephoneBand == true)
+        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: false).margin == threshold + 0.3)
+        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: true, reach: nil).margin == threshold + 0.3)
         // Without the noisy room's asking, the telephone band still asks.
-        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: true, confirmation: nil) < threshold)
+        #expect(try judged(threshold + 0.3, signalToNoise: 50, telephoneBand: true, confirmation: nil).margin < threshold)
         // A noisy room too: the longer reach, and the order of margins kept.
-        let both = try judged(threshold + 0.55, signalToNoise: 10, telephoneBand: true)
-        let roomOnly = try judged(threshold + 0.55, signalToNoise: 10, telephoneBand: false)
+        let both = try judged(threshold + 0.55, signalToNoise: 10, telephoneBand: true).margin
+        let roomOnly = try judged(threshold + 0.55, signalToNoise: 10, telephoneBand: false).margin
         #expect(both < threshold && roomOnly == threshold + 0.55)
-        #expect(try judged(threshold + 0.2, signalToNoise: 10, telephoneBand: true) < both)
+        #expect(try judged(threshold + 0.2, signalToNoise: 10, telephoneBand: true).margin < both)
+        // Only a margin the band could move is measured: not one past the reach, nor one below the ask band.
+        let before = measured.count
+        let clear = try judged(threshold + reach + 0.05, signalToNoise: 50, telephoneBand: true)
+        let lost = try judged(threshold - band - 0.05, signalToNoise: 50, telephoneBand: true)
+        #expect(clear.margin == threshold + reach + 0.05 && lost.margin == threshold - band - 0.05)
+        #expect(clear.telephoneBand == nil && lost.telephoneBand == nil && measured.count == before)
     }
 
     @Test func theVerdictSaysWhyAndWhetherToAsk() throws {
