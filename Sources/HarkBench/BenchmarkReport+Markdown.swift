@@ -32,7 +32,8 @@ extension BenchmarkReport {
         lines.append("")
         lines.append("Threshold " + String(format: "%.2f", threshold) + ", ask band " + String(format: "%.2f", band)
                      + "; real-time factor " + String(format: "%.3f", realTimeFactor)
-                     + (baseline.map { " (plain pocketsphinx " + String(format: "%.3f", $0.realTimeFactor) + ")" } ?? "")
+                     + (baseline.map { " (plain pocketsphinx " + String(format: "%.3f", $0.realTimeFactor)
+                         + (cpuAgainstBaseline.map { String(format: "; Hark %.2f× its CPU", $0) } ?? "") + ")" } ?? "")
                      + ", decode p50 " + String(format: "%.0f", decodeLatencyP50 * 1000) + " ms, p95 "
                      + String(format: "%.0f", decodeLatencyP95 * 1000) + " ms, peak "
                      + String(format: "%.0f", peakResidentMegabytes) + " MB. CPU by stage: " + cpuByStageText + ".")

@@ -143,6 +143,14 @@ public struct BenchmarkReport: Sendable, Codable {
 
     public var realTimeFactor: Double { audioSeconds > 0 ? cpuSeconds / audioSeconds : 0 }
 
+    /// Hark's CPU over plain pocketsphinx's on the same recordings in the same run; nil without a
+    /// baseline. This machine's speed drifts by up to a tenth between runs, and moves both alike,
+    /// so this ratio compares two runs where their real-time factors alone do not.
+    public var cpuAgainstBaseline: Double? {
+        guard let baseline, baseline.realTimeFactor > 0, realTimeFactor > 0 else { return nil }
+        return realTimeFactor / baseline.realTimeFactor
+    }
+
     /// The recogniser's stages, dearest first, each as a share of all the benchmark's CPU:
     /// "phone loop 40 %, grammar 30 %, …".
     public var cpuByStageText: String {
@@ -335,6 +343,9 @@ public struct BenchmarkReport: Sendable, Codable {
                 "false acceptances:    \(percent(baseline.falseAcceptances, mustReject))",
                 String(format: "real-time factor:     %.4f", baseline.realTimeFactor),
             ]
+            if let ratio = cpuAgainstBaseline {
+                lines.append(String(format: "Hark's CPU:           %.2f × plain pocketsphinx's (machine speed moves both alike)", ratio))
+            }
         }
         let compared = baseline != nil
         if byFolder.count > 1 { lines += Self.table("folder", byFolder, compared: compared) }

@@ -116,6 +116,16 @@ import Testing
         #expect(summary.contains("plain pocketsphinx"))
         #expect(summary.contains("by noise"))
         #expect(summary.contains("thrown away"))
+        // No CPU measured: no ratio. With both measured, Hark's CPU over plain pocketsphinx's.
+        #expect(report.cpuAgainstBaseline == nil && !summary.contains("Hark's CPU"))
+        var timed = report
+        timed.cpuSeconds = 6
+        timed.audioSeconds = 100
+        timed.baseline?.cpuSeconds = 2
+        timed.baseline?.audioSeconds = 100
+        #expect(timed.cpuAgainstBaseline == 3)
+        #expect(timed.summary().contains("Hark's CPU:           3.00 × plain pocketsphinx's"))
+        #expect(timed.markdown().contains("real-time factor 0.060 (plain pocketsphinx 0.020; Hark 3.00× its CPU)"))
         // Without a baseline there is no baseline section.
         #expect(!BenchmarkReport(outcomes: Self.outcomes, threshold: -1.8).summary().contains("plain pocketsphinx"))
     }
