@@ -19,7 +19,7 @@ struct Bench: AsyncParsableCommand {
         sidecar's "wakeAt" gives the seconds of room before the request, which is then cut as the \
         live loop cuts it. With --baseline, \
         plain pocketsphinx (the same model and grammar, its own defaults) hears every recording \
-        too, beside Hark. docs/benchmarks.md describes the benchmarks built on it.
+        too, beside Hark, and Hark's CPU is also given as a multiple of plain pocketsphinx's, which         a machine's changing speed moves less. docs/benchmarks.md describes the benchmarks built on it.
         """)
 
     @Argument(help: ArgumentHelp("Folders of recordings with sidecars (one per condition, e.g. clean and noisy).",
