@@ -20,7 +20,7 @@ struct Judgement {
     /// The rival word that set the margin (`RivalContest`), if one did.
     var closeRival: RivalOutcome?
     var margin = 0.0
-    /// The margin as heard, before `AskingFirstInNoise` moved it into the ask band; nil when that
+    /// The margin as heard, before `AskingFirst` moved it into the ask band; nil when that
     /// stage did not run.
     var heardMargin: Double?
     /// CPU seconds the rival contest took (`DecodeCPU.rivals`).
