@@ -56,5 +56,4 @@ public enum TelephoneBand {
     public static func isTelephoneBand(_ samples: [Int16]) -> Bool {
         (highBandShortfall(samples) ?? 0) >= limit
     }
-
 }

@@ -196,15 +196,12 @@ public struct Benchmark: Sendable {
             return drop(&outcome)
         }
         let denoised = outcome.features?.heardThroughSuppression ?? false
-        let telephoneBand = telephoneBandReach.flatMap { outcome.features?.telephoneBand == true ? $0 : nil }
-        let clear = max((confirmation ?? .standard).reach(denoised: denoised), telephoneBand ?? 0)
+        let telephoneBandReach = outcome.features?.telephoneBand == true ? telephoneBandReach : nil
+        let clear = NoisyConfirmation.clearReach(confirmation, denoised: denoised, telephoneBandReach: telephoneBandReach)
         if outcome.margin >= threshold + clear { return }
         // What asked first, and how far up: a noisy room, a telephone-band microphone, or both.
-        var reaches: [Double] = telephoneBand.map { [$0] } ?? []
-        if let confirmation, (outcome.features?.signalToNoise ?? -.infinity) < confirmation.below {
-            reaches.append(confirmation.reach(denoised: denoised))
-        }
-        guard let reach = reaches.max(),
+        guard let reach = NoisyConfirmation.askingReach(confirmation, signalToNoise: outcome.features?.signalToNoise,
+                                                        denoised: denoised, telephoneBandReach: telephoneBandReach),
               outcome.margin >= NoisyConfirmation.squeezed(threshold, threshold: threshold, askBand: askBand, reach: reach),
               outcome.margin < threshold else { return drop(&outcome) }
         outcome.account = "after a tentative wake word, asked about: " + outcome.account

@@ -196,7 +196,10 @@ public struct HarkConfigFile: Sendable, Equatable {
                     config.telephoneBandReach = .some(nil)
                 } else {
                     let reach = try number()
-                    guard (0...5).contains(reach) else { throw fail("expected a reach above the rejection margin from 0 to 5, or never") }
+                    let reaches = RecognizerConfiguration.telephoneBandReaches
+                    guard reaches.contains(reach) else {
+                        throw fail("expected a reach above the rejection margin from \(String(format: "%g", reaches.lowerBound)) to \(String(format: "%g", reaches.upperBound)), or never")
+                    }
                     config.telephoneBandReach = .some(reach)
                 }
             case "other_words": config.otherWords = try wordListOrNever()

@@ -103,17 +103,12 @@ struct AskingFirst: JudgingStage {
     func judge(_ judged: inout Judgement, in context: JudgingContext) {
         let heard = judged.margin
         judged.heardMargin = heard
-        if let confirmation {
-            judged.margin = confirmation.judged(heard, signalToNoise: context.signalToNoise, threshold: threshold,
-                                                askBand: askBand, denoised: context.denoised)
+        if let telephoneBandReach, heard >= threshold - askBand, heard < threshold + telephoneBandReach {
+            judged.telephoneBand = isTelephoneBand(context.heardSamples)
         }
-        guard let telephoneBandReach, heard >= threshold - askBand, heard < threshold + telephoneBandReach else { return }
-        let telephoneBand = isTelephoneBand(context.heardSamples)
-        judged.telephoneBand = telephoneBand
-        if telephoneBand {
-            judged.margin = min(judged.margin, NoisyConfirmation.squeezed(heard, threshold: threshold, askBand: askBand,
-                                                                          reach: telephoneBandReach))
-        }
+        let reach = NoisyConfirmation.askingReach(confirmation, signalToNoise: context.signalToNoise, denoised: context.denoised,
+                                                  telephoneBandReach: judged.telephoneBand == true ? telephoneBandReach : nil)
+        if let reach { judged.margin = NoisyConfirmation.squeezed(heard, threshold: threshold, askBand: askBand, reach: reach) }
     }
 }
 
@@ -163,8 +158,8 @@ struct Verdict {
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }
-        var reach = (configuration.noisyConfirmation ?? .standard).reach(denoised: denoised)
-        if telephoneBand, let telephoneBandReach = configuration.telephoneBandReach { reach = max(reach, telephoneBandReach) }
+        let reach = NoisyConfirmation.clearReach(configuration.noisyConfirmation, denoised: denoised,
+                                                 telephoneBandReach: telephoneBand ? configuration.telephoneBandReach : nil)
         isClear = rejection == nil
             && (!configuration.measuresConfidence || heardMargin >= (configuration.judgedAt ?? threshold) + reach)
     }

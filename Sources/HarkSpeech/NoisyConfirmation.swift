@@ -50,8 +50,26 @@ public struct NoisyConfirmation: Sendable, Equatable {
     /// suppression (`denoisedReach`).
     public func judged(_ margin: Double, signalToNoise: Double?, threshold: Double, askBand: Double,
                        denoised: Bool = false) -> Double {
-        guard (signalToNoise ?? -.infinity) < below else { return margin }
-        return Self.squeezed(margin, threshold: threshold, askBand: askBand, reach: reach(denoised: denoised))
+        guard let reach = Self.askingReach(self, signalToNoise: signalToNoise, denoised: denoised, telephoneBandReach: nil) else {
+            return margin
+        }
+        return Self.squeezed(margin, threshold: threshold, askBand: askBand, reach: reach)
+    }
+
+    /// How far above the threshold a request is asked about first: the longest of the noisy room's
+    /// reach (`confirmation`, when the room is below its limit) and `telephoneBandReach` (pass it
+    /// only for telephone-band audio); nil when neither asks.
+    public static func askingReach(_ confirmation: NoisyConfirmation?, signalToNoise: Double?, denoised: Bool,
+                                   telephoneBandReach: Double?) -> Double? {
+        let room = confirmation.flatMap { (signalToNoise ?? -.infinity) < $0.below ? $0.reach(denoised: denoised) : nil }
+        return [room, telephoneBandReach].compactMap { $0 }.max()
+    }
+
+    /// How far above the threshold a request must be heard to count as clear, whatever the room:
+    /// the noisy room's reach (the standard one when the room never asks first), or
+    /// `telephoneBandReach` (pass it only for telephone-band audio) when that is longer.
+    public static func clearReach(_ confirmation: NoisyConfirmation?, denoised: Bool, telephoneBandReach: Double?) -> Double {
+        max((confirmation ?? .standard).reach(denoised: denoised), telephoneBandReach ?? 0)
     }
 
     /// `margin` with the stretch from `threshold - askBand` up to `threshold + reach` moved, in

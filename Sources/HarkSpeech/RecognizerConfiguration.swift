@@ -53,6 +53,8 @@ public struct RecognizerConfiguration: Sendable {
     /// Digit Dataset's) as the least reach at which the tune speakers' telephone-band requests took
     /// no wrong action (2 at 0.55); docs/benchmarks.md has the trade.
     public static let standardTelephoneBandReach = 0.6
+    /// The reaches `--confirm-telephone-band` and `confirm_telephone_band` take.
+    public static let telephoneBandReaches = 0.0...5.0
     /// A grammar whose searched graph has more states than this has the names of its long
     /// lists joined into one word each (`WordAcceptor.joiningChains`): the FSG search pays for
     /// every state on every frame. Below it the cost is small (the bundled apps' 94 states:

@@ -174,8 +174,9 @@ struct RecognizerOptions: ParsableArguments {
     /// A --confirm-telephone-band value: a reach from 0 to 5, or nil for "none".
     static func telephoneBandReach(_ text: String) throws -> Double? {
         if text == "none" { return nil }
-        guard let reach = Double(text), (0...5).contains(reach) else {
-            throw ValidationError("--confirm-telephone-band is how far above the rejection margin to ask (0 to 5, e.g. 0.6) or none, not \(text)")
+        let reaches = RecognizerConfiguration.telephoneBandReaches
+        guard let reach = Double(text), reaches.contains(reach) else {
+            throw ValidationError("--confirm-telephone-band is how far above the rejection margin to ask (\(String(format: "%g", reaches.lowerBound)) to \(String(format: "%g", reaches.upperBound)), e.g. 0.6) or none, not \(text)")
         }
         return reach
     }
