@@ -16,10 +16,10 @@ import Testing
     static let adaptation = Fixtures.root.appendingPathComponent("models/en-us.mllr").path
 
     /// Decoders that differ only in how they score, with the shipped adaptation (applied by the
-    /// library before the fast scoring copies the means).
-    static func pair(entries: [(word: String, phones: String)], extraArguments: [String] = [])
+    /// library before the fast scoring copies the means) unless `adapted` is false.
+    static func pair(entries: [(word: String, phones: String)], extraArguments: [String] = [], adapted: Bool = true)
         throws -> (plain: Decoder, fast: Decoder) {
-        let arguments = ["-mllr", adaptation] + extraArguments
+        let arguments = (adapted ? ["-mllr", adaptation] : []) + extraArguments
         let make = { (fast: Bool) throws -> Decoder in
             try PronunciationDictionary.withTemporaryFile(PronunciationDictionary.text(of: entries), extension: "dict") {
                 (path) throws(RecognitionError) in
@@ -108,5 +108,24 @@ import Testing
             let expected = try Self.decodingOf(plain, samples)
             #expect(try Self.decodingOf(fast, samples) == expected, "\(fixture)")
         }
+    }
+
+    /// A decoder adapted while it runs: the library moves its means, and the fast scoring must
+    /// weigh the moved ones.
+    @Test func anAdaptationAppliedLaterIsHeardThroughByBoth() throws {
+        let entries = [(word: "what", phones: "W AH T"), (word: "time", phones: "T AY M"), (word: "is", phones: "IH Z"),
+                       (word: "it", phones: "IH T")]
+        let (plain, fast) = try Self.pair(entries: entries, adapted: false)
+        let grammar = "#JSGF V1.0;\ngrammar time;\npublic <ask> = ( what | time | is | it )+ ;\n"
+        for decoder in [plain, fast] { try decoder.installJSGF(name: "time", text: grammar) }
+        let samples = try Self.samples("home-en/what_time_is_it", noise: 0.01)
+        let before = try Self.decodingOf(plain, samples)
+        #expect(try Self.decodingOf(fast, samples) == before)
+        for decoder in [plain, fast] { try decoder.adapt(toTransformAt: Self.adaptation) }
+        #expect(fast.scoresFast)
+        let after = try Self.decodingOf(plain, samples)
+        #expect(after != before, "the adaptation moved nothing")
+        #expect(try Self.decodingOf(fast, samples) == after)
+        #expect(throws: RecognitionError.self) { try fast.adapt(toTransformAt: "/nonexistent/en-us.mllr") }
     }
 }
