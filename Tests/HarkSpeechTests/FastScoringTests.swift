@@ -38,7 +38,7 @@ import Testing
     }
 
     static func samples(_ fixture: String, noise: Double? = nil) throws -> [Int16] {
-        let clean = try WAVFile.read(contentsOf: Fixtures.audio(fixture + ".wav")).pipelineSamples()
+        let clean = try RecognizerTests.samples(fixture + ".wav")
         guard let noise else { return clean }
         // A steady hiss at `noise` of full scale, from a fixed seed: noise keeps more phones active.
         var state: UInt64 = 0x2545F4914F6CDD1D
