@@ -25,9 +25,12 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// The words that decide the action against their closest rival in the grammar
     /// (`RivalContest`; nil when the phrase has none, or it was not searched).
     public var rival: RivalOutcome? = nil
-    /// Whether the utterance was heard through noise suppression (`RequestDenoising`; nil when
-    /// not recorded).
+    /// Whether the utterance was one for the noise suppression (`RequestDenoising`): heard
+    /// through it, and judged with a noisy room's reach (nil when not recorded).
     public var heardThroughSuppression: Bool? = nil
+    /// Whether, such a request also heard as it came (`SecondHearing`), that hearing was kept
+    /// (nil when not recorded).
+    public var keptAsItCame: Bool? = nil
     /// Whether the utterance sounded telephone-band (`TelephoneBand`; nil when not measured: it
     /// is only for a margin it could move, from the bottom of the ask band up to the telephone
     /// band's reach above the threshold).

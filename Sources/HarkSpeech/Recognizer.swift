@@ -266,14 +266,18 @@ public final class Recognizer {
     /// The front ends of the rooms heard lately (see `FrontEnd`). The key "" is this device's
     /// own microphone and every client that names no room.
     private var frontEnds = RoomFrontEnds(capacity: Recognizer.roomsRemembered)
+    /// The same for audio heard through the noise suppression (`RequestDenoising`): its
+    /// background is the suppressor's leftover, not the room's.
+    private var suppressedFrontEnds = RoomFrontEnds(capacity: Recognizer.roomsRemembered)
 
     /// How many rooms' backgrounds are remembered at once: a hub's satellites, with room to spare.
     /// A front end is a few tens of kilobytes.
     public static let roomsRemembered = 32
 
     /// `samples` as the decoders search them, through `room`'s front end.
-    func cepstra(of samples: [Int16], heardIn room: String?) throws(RecognitionError) -> Cepstra {
-        try frontEnds.frontEnd(for: room ?? "", like: decoder).cepstra(of: samples)
+    func cepstra(of samples: [Int16], heardIn room: String?, suppressed: Bool = false) throws(RecognitionError) -> Cepstra {
+        if suppressed { return try suppressedFrontEnds.frontEnd(for: room ?? "", like: decoder).cepstra(of: samples) }
+        return try frontEnds.frontEnd(for: room ?? "", like: decoder).cepstra(of: samples)
     }
 
     /// The rooms whose backgrounds are remembered, the one heard last first ("" for this device's own).
@@ -345,19 +349,37 @@ public final class Recognizer {
     /// 3. the judging stages (`JudgingStages`): the phrase's strictness, its rival words, asking
     ///    first in a noisy room;
     /// 4. the verdict (`Verdict`): act, ask "Did you say …?", or reject.
+    ///
+    /// A request the noise suppression is for goes through 1 to 4 twice, through the suppression
+    /// and as it came, and the surer hearing is kept (`SecondHearing`).
     public func recognize(_ heardSamples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> Recognition {
         guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
-        var cpu = DecodeCPU()
         let audioStarted = ThreadClock.cpuSeconds()
         let audio = HeardAudio(heardSamples)
-        let samples = try AudioStages.run(audioStages, on: audio)
         let denoised = configuration.requestDenoising?.applies(to: audio) ?? false
+        let first = try hear(audio, through: audioStages, denoised: denoised, suppressed: denoised, room: room,
+                             grammar: grammar, since: audioStarted)
+        guard denoised, configuration.hearsSuppressedRequestsAsTheyCameToo else { return first.recognition }
+        // Judged as a request the suppression is for (a noisy room's reach) whichever hearing is kept.
+        let asItCame = try hear(audio, through: audioStages.filter { !($0 is RequestDenoising) }, denoised: true,
+                                suppressed: false, room: room, grammar: grammar, since: ThreadClock.cpuSeconds())
+        return SecondHearing.better(of: first, asItCame)
+    }
+
+    /// One hearing of `audio`: through `stages`, the room's front end (its own for `suppressed`
+    /// audio, whose background differs), the passes and the judging stages, to a verdict.
+    /// `denoised`: a request the noise suppression is for (`RequestDenoising`), judged as such.
+    private func hear(_ audio: HeardAudio, through stages: [any AudioStage], denoised: Bool, suppressed: Bool, room: String?,
+                      grammar: InstalledGrammar, since audioStarted: Double) throws(RecognitionError) -> SecondHearing.Hearing {
+        var cpu = DecodeCPU()
+        let heardSamples = audio.samples
+        let samples = try AudioStages.run(stages, on: audio)
         let started = Date()
         let signalToNoise = audio.levels?.signalToNoise
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
-        let cepstra = try self.cepstra(of: samples, heardIn: room)
+        let cepstra = try self.cepstra(of: samples, heardIn: room, suppressed: suppressed)
         cpu.audio = ThreadClock.cpuSeconds() - audioStarted
         // The phone loop decodes the same features on its own thread meanwhile.
         let ((firstHeard, grammarSeconds), loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in
@@ -381,6 +403,7 @@ public final class Recognizer {
 
         let interpretation = grammar.graph.interpret(words)
         judged.features?.heardThroughSuppression = denoised
+        judged.features?.keptAsItCame = denoised && !suppressed
         // The audio as heard: the noise floor the audio stages add would fill the high band.
         let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise,
                                      denoised: denoised, heardSamples: heardSamples)
@@ -412,6 +435,6 @@ public final class Recognizer {
         recognition.isAskedForTheRoom = verdict.isAskedForTheRoom
         let noisyBelow = min(configuration.noisyConfirmation?.below ?? .infinity, NoisyConfirmation.noisyRoomBelow)
         recognition.isInNoisyRoom = signalToNoise.map { $0 < noisyBelow } ?? false
-        return recognition
+        return SecondHearing.Hearing(recognition: recognition, formsPhrase: interpretation != nil && !otherWordsHeard)
     }
 }

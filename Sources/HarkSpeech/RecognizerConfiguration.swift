@@ -85,6 +85,9 @@ public struct RecognizerConfiguration: Sendable {
     /// through WebRTC's noise suppression, or nil never to. Such a request is asked about further
     /// above the threshold (`NoisyConfirmation.denoisedReach`).
     public var denoisesBelow: Double? = RequestDenoising.standardBelow
+    /// Whether a request heard through the suppression is also heard as it came, the surer
+    /// hearing kept (`SecondHearing`): about twice the CPU for such a request.
+    public var hearsSuppressedRequestsAsTheyCameToo = true
     /// The noise suppression these settings ask for, if any.
     var requestDenoising: RequestDenoising? {
         denoisesBelow == nil && denoisesAbove == nil ? nil : RequestDenoising(belowSignalToNoise: denoisesBelow, aboveRoomLevel: denoisesAbove)

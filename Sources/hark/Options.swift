@@ -96,6 +96,9 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "dB|none"))
     var requestDenoiseBelow: String?
 
+    @Flag(help: "Hear a request the noise suppression is used on only through it, not also as it came with the surer hearing kept (about half the CPU for such a request; fewer of them acted on).")
+    var hearSuppressedRequestsOnce = false
+
     @Option(help: ArgumentHelp("Common words (one a line) searched beside a short phrase heard in a quiet room: speech they explain better is not taken for the phrase. Without it, the installed models/other-words.txt; \"none\" never searches.",
                                valueName: "file|none"))
     var otherWords: String?
@@ -145,6 +148,7 @@ struct RecognizerOptions: ParsableArguments {
         if let requestDenoiseAbove { configuration.denoisesAbove = try? Self.requestDenoisingLevel(requestDenoiseAbove) }
         // validate() has read it: "none" or a ratio.
         if let requestDenoiseBelow { configuration.denoisesBelow = try? Self.requestDenoisingRatio(requestDenoiseBelow) }
+        if hearSuppressedRequestsOnce { configuration.hearsSuppressedRequestsAsTheyCameToo = false }
         // validate() has read it: "none" or a margin.
         if let rivalClearance { configuration.rivalClearance = try? Self.clearance(rivalClearance) }
         // validate() has read it: "none" or a level.
