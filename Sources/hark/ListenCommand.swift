@@ -202,6 +202,10 @@ struct Listen: AsyncParsableCommand {
         if recognizer.requestDenoiseAbove == nil { configuration.recognizer.denoisesAbove = file.requestDenoiseAbove }
         // --request-denoise-below wins over the settings file's request_denoise_below.
         if recognizer.requestDenoiseBelow == nil, let setting = file.requestDenoiseBelow { configuration.recognizer.denoisesBelow = setting }
+        // --hear-suppressed-requests-once wins over the settings file's request_second_hearing.
+        if !recognizer.hearSuppressedRequestsOnce, let setting = file.requestSecondHearing {
+            configuration.recognizer.hearsSuppressedRequestsAsTheyCameToo = setting
+        }
         // --confirm-in-noise-below wins over the settings file's confirm_in_noise_below.
         if recognizer.confirmInNoiseBelow == nil, let setting = file.noisyConfirmation { configuration.recognizer.noisyConfirmation = setting }
         // --confirm-telephone-band wins over the settings file's confirm_telephone_band.

@@ -43,6 +43,12 @@ struct HarkConfigFileTests {
         #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").requestDenoiseBelow == nil)
         #expect(RecognizerConfiguration().denoisesBelow == RequestDenoising.standardBelow)
         #expect(throws: ConfigFileError.self) { try HarkConfigFile.parse("request_denoise_below: 90", file: "hark.yaml") }
+        // Hearing a suppressed request as it came too: on, off, or (unsaid) the default, on.
+        #expect(try HarkConfigFile.parse("request_second_hearing: off", file: "hark.yaml").requestSecondHearing == false)
+        #expect(try HarkConfigFile.parse("request_second_hearing: on", file: "hark.yaml").requestSecondHearing == true)
+        #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").requestSecondHearing == nil)
+        #expect(RecognizerConfiguration().hearsSuppressedRequestsAsTheyCameToo)
+        #expect(throws: ConfigFileError.self) { try HarkConfigFile.parse("request_second_hearing: twice", file: "hark.yaml") }
         // Asking first in a noisy room: a level, never, or (unsaid) the default.
         #expect(try HarkConfigFile.parse("confirm_in_noise_below: 10", file: "hark.yaml").noisyConfirmation
                 == .some(NoisyConfirmation(below: 10, reach: NoisyConfirmation.standardReach)))
