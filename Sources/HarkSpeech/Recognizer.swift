@@ -281,7 +281,11 @@ public final class Recognizer {
     }
 
     /// The rooms whose backgrounds are remembered, the one heard last first ("" for this device's own).
-    public var roomsHeard: [String] { frontEnds.names }
+    /// A room whose requests were all heard through the suppression alone comes after the others.
+    public var roomsHeard: [String] {
+        let asTheyCame = frontEnds.names
+        return asTheyCame + suppressedFrontEnds.names.filter { !asTheyCame.contains($0) }
+    }
 
     /// The room level suggested for `RecognizerConfiguration.denoisesAbove` (`--request-denoise-above`),
     /// which is off by default. Chosen on the tune half of `make bench-real` (room levels there:

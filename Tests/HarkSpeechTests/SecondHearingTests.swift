@@ -28,6 +28,9 @@ import Testing
         let suppressed = try suppressedOnly.recognize(noisy, heardIn: "kitchen")
         let asItCame = try asItCameOnly.recognize(noisy, heardIn: "kitchen")
         #expect(suppressed.features?.keptAsItCame == false)
+        // Heard only through the suppression, the room is still one the recogniser has heard.
+        #expect(suppressedOnly.roomsHeard == ["kitchen"])
+        #expect(twice.roomsHeard == ["kitchen"])
         #expect(suppressed.utteranceMargin != asItCame.utteranceMargin)
 
         let asItCameWasSurer = asItCame.margin >= suppressed.margin
