@@ -88,27 +88,30 @@ final class FrontEnd {
     }
 }
 
-/// The front ends of the rooms heard lately, one for each: a room heard again after
-/// `capacity` others were heard since it starts afresh.
+/// The front ends of the rooms heard lately, one for each (and one more for the room's audio
+/// through the noise suppression, `RequestDenoising`, whose background is the suppressor's
+/// leftover, not the room's): a room heard again after `capacity` others were heard since it
+/// starts afresh.
 struct RoomFrontEnds {
     let capacity: Int
-    private var rooms: [(name: String, frontEnd: FrontEnd)] = []
+    private var rooms: [(name: String, asItCame: FrontEnd?, suppressed: FrontEnd?)] = []
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
-    /// `room`'s front end, made like `decoder`'s the first time the room is heard.
-    mutating func frontEnd(for room: String, like decoder: Decoder) throws(RecognitionError) -> FrontEnd {
-        if let index = rooms.firstIndex(where: { $0.name == room }) {
-            let entry = rooms.remove(at: index)
-            rooms.insert(entry, at: 0)
-            return entry.frontEnd
-        }
-        let made = try FrontEnd(like: decoder)
-        rooms.insert((room, made), at: 0)
+    /// `room`'s front end (for `suppressed` audio, or as it came), made like `decoder`'s the
+    /// first time the room is heard that way.
+    mutating func frontEnd(for room: String, suppressed: Bool = false, like decoder: Decoder) throws(RecognitionError) -> FrontEnd {
+        var entry: (name: String, asItCame: FrontEnd?, suppressed: FrontEnd?) = (room, nil, nil)
+        if let index = rooms.firstIndex(where: { $0.name == room }) { entry = rooms[index] }
+        let frontEnd: FrontEnd
+        if let known = suppressed ? entry.suppressed : entry.asItCame { frontEnd = known } else { frontEnd = try FrontEnd(like: decoder) }
+        if suppressed { entry.suppressed = frontEnd } else { entry.asItCame = frontEnd }
+        rooms.removeAll { $0.name == room }
+        rooms.insert(entry, at: 0)
         if rooms.count > capacity { rooms.removeLast() }
-        return made
+        return frontEnd
     }
 
     /// The rooms with a front end, the one heard last first.

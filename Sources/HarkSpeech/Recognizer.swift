@@ -266,9 +266,6 @@ public final class Recognizer {
     /// The front ends of the rooms heard lately (see `FrontEnd`). The key "" is this device's
     /// own microphone and every client that names no room.
     private var frontEnds = RoomFrontEnds(capacity: Recognizer.roomsRemembered)
-    /// The same for audio heard through the noise suppression (`RequestDenoising`): its
-    /// background is the suppressor's leftover, not the room's.
-    private var suppressedFrontEnds = RoomFrontEnds(capacity: Recognizer.roomsRemembered)
 
     /// How many rooms' backgrounds are remembered at once: a hub's satellites, with room to spare.
     /// A front end is a few tens of kilobytes.
@@ -276,16 +273,11 @@ public final class Recognizer {
 
     /// `samples` as the decoders search them, through `room`'s front end.
     func cepstra(of samples: [Int16], heardIn room: String?, suppressed: Bool = false) throws(RecognitionError) -> Cepstra {
-        if suppressed { return try suppressedFrontEnds.frontEnd(for: room ?? "", like: decoder).cepstra(of: samples) }
-        return try frontEnds.frontEnd(for: room ?? "", like: decoder).cepstra(of: samples)
+        try frontEnds.frontEnd(for: room ?? "", suppressed: suppressed, like: decoder).cepstra(of: samples)
     }
 
     /// The rooms whose backgrounds are remembered, the one heard last first ("" for this device's own).
-    /// A room whose requests were all heard through the suppression alone comes after the others.
-    public var roomsHeard: [String] {
-        let asTheyCame = frontEnds.names
-        return asTheyCame + suppressedFrontEnds.names.filter { !asTheyCame.contains($0) }
-    }
+    public var roomsHeard: [String] { frontEnds.names }
 
     /// The room level suggested for `RecognizerConfiguration.denoisesAbove` (`--request-denoise-above`),
     /// which is off by default. Chosen on the tune half of `make bench-real` (room levels there:

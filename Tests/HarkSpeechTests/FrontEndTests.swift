@@ -92,4 +92,22 @@ import Testing
         #expect(rooms.names == ["hall", "study"])
         #expect(try rooms.frontEnd(for: "kitchen", like: decoder) !== kitchen)
     }
+
+    /// A room's audio through the noise suppression has a front end of its own, remembered with
+    /// the room's and forgotten with it.
+    @Test func aRoomsSuppressedAudioHasAFrontEndOfItsOwn() throws {
+        let decoder = try Self.phoneLoopDecoder()
+        var rooms = RoomFrontEnds(capacity: 2)
+        let kitchen = try rooms.frontEnd(for: "kitchen", like: decoder)
+        let suppressed = try rooms.frontEnd(for: "kitchen", suppressed: true, like: decoder)
+        #expect(suppressed !== kitchen)
+        #expect(try rooms.frontEnd(for: "kitchen", like: decoder) === kitchen)
+        #expect(try rooms.frontEnd(for: "kitchen", suppressed: true, like: decoder) === suppressed)
+        #expect(rooms.names == ["kitchen"])
+        _ = try rooms.frontEnd(for: "hall", suppressed: true, like: decoder)
+        #expect(rooms.names == ["hall", "kitchen"])
+        _ = try rooms.frontEnd(for: "study", like: decoder)
+        #expect(rooms.names == ["study", "hall"])
+        #expect(try rooms.frontEnd(for: "kitchen", suppressed: true, like: decoder) !== suppressed)
+    }
 }
