@@ -31,10 +31,25 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     /// Whether, such a request also heard as it came (`SecondHearing`), that hearing was kept
     /// (nil when not recorded).
     public var keptAsItCame: Bool? = nil
+    /// The hearing not kept of such a request (`SecondHearing`; nil when heard once).
+    public var otherHearing: OtherHearing? = nil
+    /// The margin before a noisy room or a telephone band squeezed it into the ask band
+    /// (`AskingFirst`; nil when not judged there).
+    public var heardMargin: Double? = nil
     /// Whether the utterance sounded telephone-band (`TelephoneBand`; nil when not measured: it
     /// is only for a margin it could move, from the bottom of the ask band up to the telephone
     /// band's reach above the threshold).
     public var telephoneBand: Bool? = nil
+
+    /// What the other of a request's two hearings heard (`SecondHearing`).
+    public struct OtherHearing: Sendable, Equatable, Codable {
+        /// Its words, rejected or not.
+        public var words: [String]
+        /// Its margin before any asking first squeezed it (`heardMargin`).
+        public var heardMargin: Double
+        /// Whether its words formed a phrase of the grammar.
+        public var formsPhrase: Bool
+    }
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {
         self.frames = frames

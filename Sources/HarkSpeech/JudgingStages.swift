@@ -39,6 +39,8 @@ struct JudgingContext {
     let signalToNoise: Double?
     /// Heard through noise suppression (`RequestDenoising`).
     var denoised = false
+    /// Such a request's two hearings formed the same phrase (`SecondHearing`).
+    var agreed = false
     /// The audio as heard, before the audio stages (`TelephoneBand` measures it).
     var heardSamples: [Int16] = []
 }
@@ -107,7 +109,7 @@ struct AskingFirst: JudgingStage {
             judged.telephoneBand = isTelephoneBand(context.heardSamples)
         }
         let reach = NoisyConfirmation.askingReach(confirmation, signalToNoise: context.signalToNoise, denoised: context.denoised,
-                                                  telephoneBandReach: judged.telephoneBand == true ? telephoneBandReach : nil)
+                                                  agreed: context.agreed, telephoneBandReach: judged.telephoneBand == true ? telephoneBandReach : nil)
         if let reach { judged.margin = NoisyConfirmation.squeezed(heard, threshold: threshold, askBand: askBand, reach: reach) }
     }
 }
@@ -141,7 +143,7 @@ struct Verdict {
     var isAskedForTheRoom = false
 
     init(_ judged: Judgement, interpretation: Interpretation?, otherWordsHeard: Bool, signalToNoise: Double?,
-         denoised: Bool = false, telephoneBand: Bool = false, configuration: RecognizerConfiguration) {
+         denoised: Bool = false, agreed: Bool = false, telephoneBand: Bool = false, configuration: RecognizerConfiguration) {
         let words = judged.words, margin = judged.margin, heardMargin = judged.heardMargin ?? judged.margin
         let threshold = configuration.rejectionMargin
         if words.isEmpty {
@@ -158,7 +160,7 @@ struct Verdict {
         } else if interpretation == nil {
             rejection = "the words heard do not form a phrase of the grammar"
         }
-        let reach = NoisyConfirmation.clearReach(configuration.noisyConfirmation, denoised: denoised,
+        let reach = NoisyConfirmation.clearReach(configuration.noisyConfirmation, denoised: denoised, agreed: agreed,
                                                  telephoneBandReach: telephoneBand ? configuration.telephoneBandReach : nil)
         isClear = rejection == nil
             && (!configuration.measuresConfidence || heardMargin >= (configuration.judgedAt ?? threshold) + reach)

@@ -347,7 +347,8 @@ public final class Recognizer {
     /// 4. the verdict (`Verdict`): act, ask "Did you say …?", or reject.
     ///
     /// A request the noise suppression is for goes through 1 to 4 twice, through the suppression
-    /// and as it came, and the surer hearing is kept (`SecondHearing`).
+    /// and as it came, and the surer hearing is kept (`SecondHearing`); two hearings of the same
+    /// phrase are asked about less far up (`NoisyConfirmation.agreedReach`).
     public func recognize(_ heardSamples: [Int16], heardIn room: String? = nil) throws(RecognitionError) -> Recognition {
         guard let grammar = inUse else {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
@@ -355,20 +356,38 @@ public final class Recognizer {
         let audioStarted = ThreadClock.cpuSeconds()
         let audio = HeardAudio(heardSamples)
         let denoised = configuration.requestDenoising?.applies(to: audio) ?? false
-        let first = try hear(audio, through: audioStages, denoised: denoised, suppressed: denoised, room: room,
+        var first = try hear(audio, through: audioStages, denoised: denoised, suppressed: denoised, room: room,
                              grammar: grammar, since: audioStarted)
-        guard denoised, configuration.hearsSuppressedRequestsAsTheyCameToo else { return first.recognition }
+        guard denoised, configuration.hearsSuppressedRequestsAsTheyCameToo else { return verdict(on: first).recognition }
         // Judged as a request the suppression is for (a noisy room's reach) whichever hearing is kept.
-        let asItCame = try hear(audio, through: audioStages.filter { !($0 is RequestDenoising) }, denoised: true,
+        var asItCame = try hear(audio, through: audioStages.filter { !($0 is RequestDenoising) }, denoised: true,
                                 suppressed: false, room: room, grammar: grammar, since: ThreadClock.cpuSeconds())
-        return SecondHearing.better(of: first, asItCame)
+        if SecondHearing.agree(first.phrase, asItCame.phrase) {
+            try judgeAsAgreed(&first)
+            try judgeAsAgreed(&asItCame)
+        }
+        return SecondHearing.better(of: verdict(on: first), verdict(on: asItCame))
+    }
+
+    /// One hearing judged, before its verdict.
+    struct JudgedHearing {
+        var judged: Judgement
+        var context: JudgingContext
+        var otherWordsHeard: Bool
+        var frames: Int
+        var decodeSeconds: Double
+        var cpu: DecodeCPU
+        /// Its words formed a phrase of the grammar (not "nothing matched", not other words).
+        var formsPhrase: Bool { context.interpretation != nil && !otherWordsHeard }
+        /// The words, when they formed a phrase.
+        var phrase: [String]? { formsPhrase ? judged.words : nil }
     }
 
     /// One hearing of `audio`: through `stages`, the room's front end (its own for `suppressed`
-    /// audio, whose background differs), the passes and the judging stages, to a verdict.
+    /// audio, whose background differs), the passes and the judging stages.
     /// `denoised`: a request the noise suppression is for (`RequestDenoising`), judged as such.
     private func hear(_ audio: HeardAudio, through stages: [any AudioStage], denoised: Bool, suppressed: Bool, room: String?,
-                      grammar: InstalledGrammar, since audioStarted: Double) throws(RecognitionError) -> SecondHearing.Hearing {
+                      grammar: InstalledGrammar, since audioStarted: Double) throws(RecognitionError) -> JudgedHearing {
         var cpu = DecodeCPU()
         let heardSamples = audio.samples
         let samples = try AudioStages.run(stages, on: audio)
@@ -394,10 +413,9 @@ public final class Recognizer {
             }
         }
         let otherWordsHeard = heard.checkedAgainstOtherWords && heard.hypothesis.words.contains { grammar.otherWords.contains($0) }
-        let words = judged.words, frames = heard.hypothesis.frames
         let elapsed = Date().timeIntervalSince(started)
 
-        let interpretation = grammar.graph.interpret(words)
+        let interpretation = grammar.graph.interpret(judged.words)
         judged.features?.heardThroughSuppression = denoised
         judged.features?.keptAsItCame = denoised && !suppressed
         // The audio as heard: the noise floor the audio stages add would fill the high band.
@@ -405,32 +423,49 @@ public final class Recognizer {
                                      denoised: denoised, heardSamples: heardSamples)
         for stage in judgingStages { try stage.judge(&judged, in: context) }
         cpu.rivals = judged.rivalSeconds
-        judged.features?.telephoneBand = judged.telephoneBand
-        let telephoneBand = judged.telephoneBand ?? false
+        return JudgedHearing(judged: judged, context: context, otherWordsHeard: otherWordsHeard,
+                             frames: heard.hypothesis.frames, decodeSeconds: elapsed, cpu: cpu)
+    }
 
-        let verdict = Verdict(judged, interpretation: interpretation, otherWordsHeard: otherWordsHeard,
-                              signalToNoise: signalToNoise, denoised: denoised, telephoneBand: telephoneBand,
-                              configuration: configuration)
-        let isRejected = verdict.rejection != nil, margin = judged.margin
+    /// `hearing` judged again as one of two hearings of the same phrase: only asking first
+    /// depends on that, and it starts again from the margin as heard.
+    private func judgeAsAgreed(_ hearing: inout JudgedHearing) throws(RecognitionError) {
+        guard let heardMargin = hearing.judged.heardMargin else { return }
+        hearing.judged.margin = heardMargin
+        hearing.context.agreed = true
+        for stage in judgingStages where stage is AskingFirst { try stage.judge(&hearing.judged, in: hearing.context) }
+    }
+
+    /// What Hark does with a judged hearing (`Verdict`): act on it, ask, or reject it.
+    private func verdict(on hearing: JudgedHearing) -> SecondHearing.Hearing {
+        var judged = hearing.judged
+        let context = hearing.context, signalToNoise = context.signalToNoise
+        judged.features?.telephoneBand = judged.telephoneBand
+        judged.features?.heardMargin = judged.heardMargin
+        let verdict = Verdict(judged, interpretation: context.interpretation, otherWordsHeard: hearing.otherWordsHeard,
+                              signalToNoise: signalToNoise, denoised: context.denoised, agreed: context.agreed,
+                              telephoneBand: judged.telephoneBand ?? false, configuration: configuration)
+        let isRejected = verdict.rejection != nil, margin = judged.margin, words = judged.words, frames = hearing.frames
         var recognition = Recognition(
             words: isRejected ? [] : words,
             isRejected: isRejected,
             confidence: words.isEmpty ? 0 : Confidence.from(margin: margin, threshold: configuration.rejectionMargin),
             rejection: verdict.rejection,
             margin: margin,
-            interpretation: isRejected ? nil : interpretation,
+            interpretation: isRejected ? nil : context.interpretation,
             frames: frames,
-            decodeSeconds: elapsed,
+            decodeSeconds: hearing.decodeSeconds,
             framesAfterLastWord: isRejected ? nil : judged.lastSoundFrame.map { frames - 1 - $0 },
             utteranceMargin: judged.utteranceMargin,
             wordFits: judged.wordFits,
             features: judged.features,
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
-        recognition.decodeCPU = cpu
+        recognition.decodeCPU = hearing.cpu
         recognition.isClear = verdict.isClear
         recognition.isAskedForTheRoom = verdict.isAskedForTheRoom
         let noisyBelow = min(configuration.noisyConfirmation?.below ?? .infinity, NoisyConfirmation.noisyRoomBelow)
         recognition.isInNoisyRoom = signalToNoise.map { $0 < noisyBelow } ?? false
-        return SecondHearing.Hearing(recognition: recognition, formsPhrase: interpretation != nil && !otherWordsHeard)
+        return SecondHearing.Hearing(recognition: recognition, formsPhrase: hearing.formsPhrase,
+                                     words: words, heardMargin: judged.heardMargin ?? margin)
     }
 }

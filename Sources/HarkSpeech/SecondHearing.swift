@@ -12,6 +12,19 @@ enum SecondHearing {
     struct Hearing {
         var recognition: Recognition
         var formsPhrase: Bool
+        /// The words heard, rejected or not.
+        var words: [String] = []
+        /// The margin before asking first squeezed it.
+        var heardMargin: Double = -.infinity
+    }
+
+    /// Whether two hearings of one request formed the same phrase, word for word: then they are
+    /// judged as agreeing (`NoisyConfirmation.agreedReach`). Of make bench-real's suppressed
+    /// requests asked about, 85 % of those heard the same both ways were heard right, 57 % of
+    /// the others.
+    /// `one` and `other`: each hearing's words, nil when they formed no phrase.
+    static func agree(_ one: [String]?, _ other: [String]?) -> Bool {
+        one != nil && one == other
     }
 
     /// The hearing to keep of `suppressed` (through the suppression) and `asItCame`: one whose
@@ -22,6 +35,8 @@ enum SecondHearing {
             ? suppressed.formsPhrase
             : suppressed.recognition.margin > asItCame.recognition.margin
         var kept = keepSuppressed ? suppressed.recognition : asItCame.recognition
+        let other = keepSuppressed ? asItCame : suppressed
+        kept.features?.otherHearing = .init(words: other.words, heardMargin: other.heardMargin, formsPhrase: other.formsPhrase)
         kept.decodeCPU = suppressed.recognition.decodeCPU + asItCame.recognition.decodeCPU
         return kept
     }

@@ -75,4 +75,46 @@ import Testing
         #expect(SecondHearing.better(of: on, tied).text == "turn off the light")
         #expect(SecondHearing.better(of: on, off).decodeCPU.grammar == 0.75)
     }
+
+    @Test func aRequestHeardTheSameBothWaysIsAskedAboutLessFarUp() throws {
+        // A suppressed request is asked about up to 10 above the threshold, unless both hearings
+        // formed the same phrase: then only up to just above it.
+        func recognizer(agreedReach: Double) throws -> Recognizer {
+            try NoisyRequestDenoisingTests.recognizer {
+                $0.noisyConfirmation = NoisyConfirmation(below: 40, reach: 0.01, denoisedReach: 10, agreedReach: agreedReach)
+            }
+        }
+        let noisy = NoisyRequestDenoisingTests.noisy(NoisyRequestDenoisingTests.quiet)
+        let agreeing = try recognizer(agreedReach: 0.01).recognize(noisy, heardIn: "loud")
+        let notAgreeing = try recognizer(agreedReach: 10).recognize(noisy, heardIn: "loud")
+
+        let other = try #require(agreeing.features?.otherHearing)
+        #expect(other.formsPhrase && other.words == ["turn", "on", "the", "garage", "light"])
+        #expect(!agreeing.isRejected && agreeing.isClear, "\(agreeing.rejection ?? "")")
+        #expect(agreeing.text == "turn on the garage light")
+        #expect(notAgreeing.isRejected && notAgreeing.isAskedForTheRoom, "\(notAgreeing.rejection ?? "")")
+        #expect(notAgreeing.guess == agreeing.words)
+        // Both judged from the same hearing as heard.
+        #expect(agreeing.features?.heardMargin == notAgreeing.features?.heardMargin)
+        #expect(agreeing.features?.keptAsItCame == notAgreeing.features?.keptAsItCame)
+    }
+
+    @Test func hearingsAgreeOnlyOnTheSamePhrase() {
+        let on = ["turn", "on", "the", "light"], off = ["turn", "off", "the", "light"]
+        #expect(SecondHearing.agree(on, on))
+        #expect(!SecondHearing.agree(on, off))
+        #expect(!SecondHearing.agree(nil, nil))
+        #expect(!SecondHearing.agree(on, nil))
+        let confirmation = NoisyConfirmation(below: 30, reach: 0.5, denoisedReach: 1.0, agreedReach: 0.65)
+        #expect(confirmation.reach(denoised: true, agreed: true) == 0.65)
+        #expect(confirmation.reach(denoised: true) == 1.0)
+        #expect(confirmation.reach(denoised: false, agreed: true) == 0.5)
+        // 0.8 above the threshold: asked about when heard one way only, acted on when both agree.
+        let threshold = -1.81, askBand = 0.28, margin = threshold + 0.8
+        #expect(confirmation.asksAbout(margin, signalToNoise: 10, threshold: threshold, askBand: askBand, denoised: true))
+        #expect(confirmation.judged(margin, signalToNoise: 10, threshold: threshold, askBand: askBand, denoised: true,
+                                    agreed: true) == margin)
+        #expect(NoisyConfirmation.clearReach(confirmation, denoised: true, agreed: true, telephoneBandReach: 0.6) == 0.65)
+        #expect(NoisyConfirmation.clearReach(confirmation, denoised: true, agreed: true, telephoneBandReach: 0.7) == 0.7)
+    }
 }
