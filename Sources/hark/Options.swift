@@ -92,11 +92,11 @@ struct RecognizerOptions: ParsableArguments {
     var requestDenoiseAbove: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Hear a request through noise suppression when it stands less than this many dB above its room (default \(String(format: "%g", RequestDenoising.standardBelow))); such a request is asked about up to \(String(format: "%g", NoisyConfirmation.standardDenoisedReach)) above the rejection margin. Or \"none\" never to.",
+            help: ArgumentHelp("Hear a request through noise suppression when it stands less than this many dB above its room (default \(String(format: "%g", RequestDenoising.standardBelow))); such a request is asked about up to \(String(format: "%g", NoisyConfirmation.standardDenoisedReach)) above the rejection margin (\(String(format: "%g", NoisyConfirmation.standardAgreedReach)) when it is heard the same through the suppression and as it came). Or \"none\" never to.",
                                valueName: "dB|none"))
     var requestDenoiseBelow: String?
 
-    @Flag(help: "Hear a request the noise suppression is used on only through it, not also as it came with the surer hearing kept (about half the CPU for such a request; fewer of them acted on).")
+    @Flag(help: "Hear a request the noise suppression is used on only through it, not also as it came with the surer hearing kept and two hearings of the same words asked about less often (about half the CPU for such a request; fewer of them acted on).")
     var hearSuppressedRequestsOnce = false
 
     @Option(help: ArgumentHelp("Common words (one a line) searched beside a short phrase heard in a quiet room: speech they explain better is not taken for the phrase. Without it, the installed models/other-words.txt; \"none\" never searches.",
