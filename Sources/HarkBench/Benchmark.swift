@@ -195,13 +195,13 @@ public struct Benchmark: Sendable {
         guard outcome.understood, words >= LiveSettings.tentativeRequestWords else {
             return drop(&outcome)
         }
-        let denoised = outcome.features?.heardThroughSuppression ?? false
+        let denoised = outcome.features?.heardThroughSuppression ?? false, agreed = outcome.features?.hearingsAgreed ?? false
         let telephoneBandReach = outcome.features?.telephoneBand == true ? telephoneBandReach : nil
-        let clear = NoisyConfirmation.clearReach(confirmation, denoised: denoised, telephoneBandReach: telephoneBandReach)
+        let clear = NoisyConfirmation.clearReach(confirmation, denoised: denoised, agreed: agreed, telephoneBandReach: telephoneBandReach)
         if outcome.margin >= threshold + clear { return }
         // What asked first, and how far up: a noisy room, a telephone-band microphone, or both.
         guard let reach = NoisyConfirmation.askingReach(confirmation, signalToNoise: outcome.features?.signalToNoise,
-                                                        denoised: denoised, telephoneBandReach: telephoneBandReach),
+                                                        denoised: denoised, agreed: agreed, telephoneBandReach: telephoneBandReach),
               outcome.margin >= NoisyConfirmation.squeezed(threshold, threshold: threshold, askBand: askBand, reach: reach),
               outcome.margin < threshold else { return drop(&outcome) }
         outcome.account = "after a tentative wake word, asked about: " + outcome.account

@@ -33,6 +33,9 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     public var keptAsItCame: Bool? = nil
     /// The hearing not kept of such a request (`SecondHearing`; nil when heard once).
     public var otherHearing: OtherHearing? = nil
+    /// Whether such a request's two hearings formed the same phrase, and were judged so
+    /// (`NoisyConfirmation.agreedReach`; nil when heard once).
+    public var hearingsAgreed: Bool? = nil
     /// The margin before a noisy room or a telephone band squeezed it into the ask band
     /// (`AskingFirst`; nil when not judged there).
     public var heardMargin: Double? = nil

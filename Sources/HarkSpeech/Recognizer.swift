@@ -362,11 +362,14 @@ public final class Recognizer {
         // Judged as a request the suppression is for (a noisy room's reach) whichever hearing is kept.
         var asItCame = try hear(audio, through: audioStages.filter { !($0 is RequestDenoising) }, denoised: true,
                                 suppressed: false, room: room, grammar: grammar, since: ThreadClock.cpuSeconds())
-        if SecondHearing.agree(first.phrase, asItCame.phrase) {
+        let agreed = SecondHearing.agree(first.phrase, asItCame.phrase)
+        if agreed {
             try judgeAsAgreed(&first)
             try judgeAsAgreed(&asItCame)
         }
-        return SecondHearing.better(of: verdict(on: first), verdict(on: asItCame))
+        var kept = SecondHearing.better(of: verdict(on: first), verdict(on: asItCame))
+        kept.features?.hearingsAgreed = agreed
+        return kept
     }
 
     /// One hearing judged, before its verdict.

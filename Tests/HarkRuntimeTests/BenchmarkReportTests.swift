@@ -256,13 +256,15 @@ import Testing
     static let threshold = -1.8, band = 0.28
 
     static func followed(margin: Double, words: Int = 4, signalToNoise: Double?, confirmation: NoisyConfirmation? = .standard,
-                         telephoneBand: Bool = false,
+                         telephoneBand: Bool = false, denoised: Bool = false, agreed: Bool = false,
                          telephoneBandReach: Double? = RecognizerConfiguration.standardTelephoneBandReach) -> BenchmarkOutcome {
         var outcome = BenchmarkReportTests.outcome("turn", margin: margin)
         var features = ConfidenceFeatures(frames: 100, wordFrames: 60, loopSpeechFrames: 60, wordMargin: margin,
                                           silenceMargin: 0, words: words)
         features.signalToNoise = signalToNoise
         features.telephoneBand = telephoneBand
+        features.heardThroughSuppression = denoised
+        features.hearingsAgreed = agreed
         outcome.features = features
         Benchmark.followTentativeWake(&outcome, words: words, threshold: threshold, askBand: band, confirmation: confirmation,
                                       telephoneBandReach: telephoneBandReach)
@@ -280,6 +282,20 @@ import Testing
         let between = Self.threshold + (NoisyConfirmation.standardReach + reach) / 2
         #expect(Self.followed(margin: between, signalToNoise: 50).margin == between)
         #expect(Self.followed(margin: between, signalToNoise: 50, telephoneBand: true).margin == Benchmark.unheardMargin)
+    }
+
+    @Test func aSuppressedRequestHeardTheSameBothWaysIsClearFromTheAgreedReach() {
+        // Between the agreed reach and a suppressed request's: acted on as the live loop acts on it
+        // when both hearings agree, else neither clear nor in the ask band, so let go.
+        let margin = Self.threshold + (NoisyConfirmation.standardAgreedReach + NoisyConfirmation.standardDenoisedReach) / 2
+        let agreed = Self.followed(margin: margin, signalToNoise: 8, denoised: true, agreed: true)
+        #expect(agreed.margin == margin && !agreed.account.contains("tentative"))
+        #expect(Self.followed(margin: margin, signalToNoise: 8, denoised: true).margin == Benchmark.unheardMargin)
+        // Asked about when agreeing hearings' margin is squeezed into the band from the threshold up.
+        let asked = NoisyConfirmation.standard.judged(Self.threshold + 0.1, signalToNoise: 8, threshold: Self.threshold,
+                                                      askBand: Self.band, denoised: true, agreed: true)
+        let followed = Self.followed(margin: asked, signalToNoise: 8, denoised: true, agreed: true)
+        #expect(followed.margin == asked && followed.account.hasPrefix("after a tentative wake word, asked about"))
     }
 
     @Test func aClearRequestIsActedOnAndOneANoisyRoomAsksAboutAskedAbout() {

@@ -90,6 +90,7 @@ import Testing
 
         let other = try #require(agreeing.features?.otherHearing)
         #expect(other.formsPhrase && other.words == ["turn", "on", "the", "garage", "light"])
+        #expect(agreeing.features?.hearingsAgreed == true && notAgreeing.features?.hearingsAgreed == true)
         #expect(!agreeing.isRejected && agreeing.isClear, "\(agreeing.rejection ?? "")")
         #expect(agreeing.text == "turn on the garage light")
         #expect(notAgreeing.isRejected && notAgreeing.isAskedForTheRoom, "\(notAgreeing.rejection ?? "")")
