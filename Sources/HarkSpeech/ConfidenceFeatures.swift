@@ -52,6 +52,8 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
         public var heardMargin: Double
         /// Whether its words formed a phrase of the grammar.
         public var formsPhrase: Bool
+        /// Its deciding words against their closest rival (`rival`), when contested.
+        public var rival: RivalOutcome? = nil
     }
 
     public init(frames: Int, wordFrames: Int, loopSpeechFrames: Int, wordMargin: Double, silenceMargin: Double, words: Int) {

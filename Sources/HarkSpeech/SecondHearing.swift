@@ -36,7 +36,8 @@ enum SecondHearing {
             : suppressed.recognition.margin > asItCame.recognition.margin
         var kept = keepSuppressed ? suppressed.recognition : asItCame.recognition
         let other = keepSuppressed ? asItCame : suppressed
-        kept.features?.otherHearing = .init(words: other.words, heardMargin: other.heardMargin, formsPhrase: other.formsPhrase)
+        kept.features?.otherHearing = .init(words: other.words, heardMargin: other.heardMargin, formsPhrase: other.formsPhrase,
+                                            rival: other.recognition.features?.rival)
         kept.decodeCPU = suppressed.recognition.decodeCPU + asItCame.recognition.decodeCPU
         return kept
     }
