@@ -121,14 +121,15 @@ import Testing
         #expect(penalty > 0.05)
         // The margin judged is the passes' own, less the penalty (then, in this noisy room, asked
         // about if only just above the threshold: `NoisyConfirmation`, further up for a request
-        // this noisy, heard through the noise suppression).
+        // this noisy, heard through the noise suppression, less far when both its hearings agree).
         let features = try #require(heardNoisy.features)
         #expect(features.heardThroughSuppression == true)
+        let agreed = try #require(features.hearingsAgreed)
         let unpenalised = Confidence.margin(features: features, utterance: heardNoisy.utteranceMargin,
                                             weakest: WordFit.weakest(of: heardNoisy.wordFits))
         let judged = NoisyConfirmation.standard.judged(unpenalised - penalty, signalToNoise: noisyEstimate,
                                                        threshold: Confidence.defaultThreshold, askBand: Confidence.defaultAskBand,
-                                                       denoised: true)
+                                                       denoised: true, agreed: agreed)
         #expect(abs(heardNoisy.margin - judged) < 1e-9)
         if heardNoisy.isRejected, heardNoisy.rejection?.hasPrefix("too unsure") == true {
             #expect(heardNoisy.rejection?.contains("for noise (SNR") == true, "\(heardNoisy.rejection ?? "")")
