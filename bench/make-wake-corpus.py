@@ -10,7 +10,7 @@ CORPORA is the folder of real recordings (../shared/corpora). OUTDIR receives:
       hey chatterbox), with 1 s of its own room (its quietest quarter second, over and over)
       before and after it, and the condition's noise over all of it. CONDITION is "clean" (the
       noise 60 dB below the speech) or "snr10" (real household noise at 10 dB).
-  negatives/SPLIT-FAMILY-NNN.wav
+  negatives/SPLIT-FAMILY-NNN.wav, SPLIT-FAMILY-NNN.tsv
       ten-minute streams of real speech that is not the phrase, as a microphone in a lived-in
       room would hear it: utterances one after another with pauses of 0.3-4 s between them,
       over one household noise (dishes, tap, bike, cat, in turn) at a level that changes from
@@ -18,7 +18,9 @@ CORPORA is the folder of real recordings (../shared/corpora). OUTDIR receives:
       passes played 8 % slower or faster (a lower or higher voice). FAMILY "speech" holds
       read-ljspeech, home-en, the not-wake phrases and the digits; FAMILY "wake-PHRASE" holds
       that phrase's recordings, which must not wake any other phrase: the benchmark leaves a
-      phrase's own family out when it measures that phrase.
+      phrase's own family out when it measures that phrase. Beside each stream, a list of its
+      utterances: where each starts and ends (seconds) and the recording it came from, so a
+      false alarm can be traced to what was said.
 
 SPLIT says who may be learned from: anything chosen on recordings is chosen on "tune" and
 reported on "test". The digits split by speaker (jackson, nicolas, theo tune; george, lucas,
@@ -165,14 +167,16 @@ def positives(corpora, noises, out):
 class Stream:
     """Writes utterances into ten-minute files over a noise bed."""
 
-    def __init__(self, out, split, family, noises):
-        self.out, self.split, self.family, self.noises = out, split, family, noises
+    def __init__(self, out, corpora, split, family, noises):
+        self.out, self.corpora, self.split, self.family, self.noises = out, corpora, split, family, noises
         self.files, self.seconds = 0, 0.0
-        self.parts, self.length = [], 0
+        self.parts, self.length, self.said = [], 0, []
 
-    def add(self, samples, snr, rng):
+    def add(self, samples, source, snr, rng):
         pause = np.zeros(int(rng.uniform(0.3, 4.0) * RATE))
         self.parts += [pause, samples]
+        start = self.length + len(pause)
+        self.said.append((start / RATE, (start + len(samples)) / RATE, os.path.relpath(source, self.corpora)))
         self.length += len(pause) + len(samples)
         self.snr = snr
         if self.length >= FILE_SECONDS * RATE:
@@ -191,9 +195,13 @@ class Stream:
             mixed *= 0.9 / peak
         name = f"{self.split}-{self.family}-{self.files:03d}.wav"
         write_audio(os.path.join(self.out, name), mixed)
+        with open(os.path.join(self.out, name[:-4] + ".tsv"), "w", newline="") as listing:
+            writer = csv.writer(listing, delimiter="\t", lineterminator="\n")
+            writer.writerow(["start", "end", "recording"])
+            writer.writerows((f"{start:.2f}", f"{end:.2f}", source) for start, end, source in self.said)
         self.files += 1
         self.seconds += len(mixed) / RATE
-        self.parts, self.length = [], 0
+        self.parts, self.length, self.said = [], 0, []
         print(f"negatives: {name} ({self.seconds / 3600:.2f} h of {self.split} {self.family})", file=sys.stderr)
 
 
@@ -211,7 +219,7 @@ def negatives(corpora, noises, out, test_hours, tune_hours):
 
     hours = {}
     for split, target in (("test", test_hours), ("tune", tune_hours)):
-        streams = {family: Stream(out, split, family, noises) for family in families}
+        streams = {family: Stream(out, corpora, split, family, noises) for family in families}
         rng = np.random.default_rng(zlib.crc32(split.encode()))
 
         def enough():
@@ -226,7 +234,7 @@ def negatives(corpora, noises, out, test_hours, tune_hours):
                 order = [item for item in items if item[1] == split]
                 rng.shuffle(order)
                 for path, _ in order:
-                    streams[family].add(at_speed(levelled(audio(path), rng), speed), snr, rng)
+                    streams[family].add(at_speed(levelled(audio(path), rng), speed), path, snr, rng)
                 # A pass ends with its file, so every file has one level and one speed.
                 streams[family].flush(rng)
         if not enough():
