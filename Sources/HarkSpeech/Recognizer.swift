@@ -468,7 +468,6 @@ public final class Recognizer {
         recognition.isAskedForTheRoom = verdict.isAskedForTheRoom
         let noisyBelow = min(configuration.noisyConfirmation?.below ?? .infinity, NoisyConfirmation.noisyRoomBelow)
         recognition.isInNoisyRoom = signalToNoise.map { $0 < noisyBelow } ?? false
-        return SecondHearing.Hearing(recognition: recognition, formsPhrase: hearing.formsPhrase,
-                                     words: words, heardMargin: judged.heardMargin ?? margin)
+        return SecondHearing.Hearing(recognition: recognition, formsPhrase: hearing.formsPhrase, words: words)
     }
 }

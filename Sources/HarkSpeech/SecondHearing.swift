@@ -14,8 +14,6 @@ enum SecondHearing {
         var formsPhrase: Bool
         /// The words heard, rejected or not.
         var words: [String] = []
-        /// The margin before asking first squeezed it.
-        var heardMargin: Double = -.infinity
     }
 
     /// Whether two hearings of one request formed the same phrase, word for word: then they are
@@ -36,8 +34,9 @@ enum SecondHearing {
             : suppressed.recognition.margin > asItCame.recognition.margin
         var kept = keepSuppressed ? suppressed.recognition : asItCame.recognition
         let other = keepSuppressed ? asItCame : suppressed
-        kept.features?.otherHearing = .init(words: other.words, heardMargin: other.heardMargin, formsPhrase: other.formsPhrase,
-                                            rival: other.recognition.features?.rival)
+        let otherFeatures = other.recognition.features
+        kept.features?.otherHearing = .init(words: other.words, heardMargin: otherFeatures?.heardMargin ?? other.recognition.margin,
+                                            formsPhrase: other.formsPhrase, rival: otherFeatures?.rival)
         kept.decodeCPU = suppressed.recognition.decodeCPU + asItCame.recognition.decodeCPU
         return kept
     }
