@@ -55,19 +55,23 @@ extension DialogueEngine {
 
     static func checkQuestion(_ heard: [String]) -> String { "Did you say \(heard.joined(separator: " "))?" }
 
+    /// The question after a "no", about the other of two meanings.
+    static func otherMeaningQuestion(_ heard: [String]) -> String { "Then did you say \(heard.joined(separator: " "))?" }
+
     /// "Did you say …?" about words heard with too little confidence. The turn hears yes or
-    /// no, or what it heard before (the person may simply say it again).
-    mutating func check(_ heard: [String]) -> DialogueReply {
+    /// no, or what it heard before (the person may simply say it again). `otherwise` is asked
+    /// about after a "no"; `afterNo`: this is that question.
+    mutating func check(_ heard: [String], otherwise: [String]? = nil, afterNo: Bool = false) -> DialogueReply {
         // "Did you say one two three four?" would say the PIN aloud.
         guard !heard.isEmpty, !isAskingForPIN else { return notAccepted(silence: false) }
         // A second unsure hearing while checking the first asks about the new words.
-        if case .checking(_, let before) = state { state = before }
+        if case .checking(_, let before, _) = state { state = before }
         var grammar = expectation.grammar
         grammar.rules = TurnGrammar.yesNo() + grammar.rules.filter { ![TurnGrammar.Tag.yes, TurnGrammar.Tag.no].contains($0.tag) }
         let wasFreeText = expectation.wantsFreeText
-        state = .checking(heard, before: state)
+        state = .checking(heard, before: state, otherwise: otherwise.flatMap { $0.isEmpty || $0 == heard ? nil : $0 })
         expect(grammar, freeText: wasFreeText)
-        return DialogueReply(speech: Self.checkQuestion(heard), expectsAnswer: true)
+        return DialogueReply(speech: afterNo ? Self.otherMeaningQuestion(heard) : Self.checkQuestion(heard), expectsAnswer: true)
     }
 
     /// "No" to "Did you say …?": a new request is listened for, or the question asked again.

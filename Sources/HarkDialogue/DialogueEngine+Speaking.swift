@@ -8,7 +8,7 @@ extension DialogueEngine {
     // MARK: Help
 
     func help() -> DialogueReply {
-        if case .checking(let heard, _) = state {
+        if case .checking(let heard, _, _) = state {
             return DialogueReply(speech: "You can say yes or no, or cancel. " + Self.checkQuestion(heard), expectsAnswer: true)
         }
         guard case .asking(let question, let pending, _) = state else {

@@ -93,7 +93,7 @@ public struct DialogueEngine: Sendable {
     /// shown, logged or said back.
     public var isAskingForPIN: Bool {
         var current = state
-        if case .checking(_, let before) = current { current = before }
+        if case .checking(_, let before, _) = current { current = before }
         guard case .asking(let question, _, _) = current else { return false }
         return question.kind == .pin
     }
@@ -165,14 +165,14 @@ public struct DialogueEngine: Sendable {
     mutating func reply(to input: DialogueInput) async -> DialogueReply {
         let words: [String]
         var typed: String?
-        if case .checking(_, let before) = state, input == .silence || input == .notUnderstood || input == .notHeardOverNoise {
+        if case .checking(_, let before, _) = state, input == .silence || input == .notUnderstood || input == .notHeardOverNoise {
             return resume(before, notAccepted: input == .silence)
         }
         switch input {
         case .silence, .notUnderstood, .notHeardOverNoise:
             return notAccepted(silence: input == .silence)
-        case .unsure(let heard):
-            return check(heard)
+        case .unsure(let heard, let otherwise):
+            return check(heard, otherwise: otherwise)
         case .words(let heard):
             words = heard
         case .text(let text):
@@ -197,11 +197,13 @@ public struct DialogueEngine: Sendable {
             return await chooseApp(from: candidates, interpretation: interpretation)
         }
 
-        if case .checking(let guess, let before) = state {
+        if case .checking(let guess, let before, let otherwise) = state {
             state = before
             expectWhatTheStateAwaits()
             switch interpretation?.tag {
             case TurnGrammar.Tag.yes?: return await reply(to: .words(guess))
+            // "No" to one of two meanings ("turn on …" when "turn off …" was said): the other.
+            case TurnGrammar.Tag.no? where otherwise != nil: return check(otherwise ?? [], afterNo: true)
             case TurnGrammar.Tag.no?: return apologise()
             // Neither: the request (or answer) said again, heard well this time.
             default: return await reply(to: input)

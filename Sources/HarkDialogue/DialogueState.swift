@@ -38,8 +38,9 @@ extension DialogueEngine {
     indirect enum State: Sendable {
         case idle
         case asking(Question, Pending, attempts: Int)
-        /// "Did you say …?" was asked about `heard`; `before` is where the conversation was.
-        case checking([String], before: State)
+        /// "Did you say …?" was asked about `heard`; `before` is where the conversation was;
+        /// `otherwise` is asked about after a "no" (`DialogueInput.unsure`).
+        case checking([String], before: State, otherwise: [String]?)
         /// "Which app …?": the request's words mean something in each of these apps.
         case choosingApp([IntentMatch], attempts: Int)
     }

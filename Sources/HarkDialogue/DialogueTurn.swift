@@ -16,8 +16,9 @@ public enum DialogueInput: Sendable, Equatable {
     /// rejected it: asked for again once when it was a new request.
     case notHeardOverNoise
     /// The recogniser heard these words but was not sure enough to act on them: Hark asks
-    /// whether that is what was said, and goes ahead on "yes".
-    case unsure([String])
+    /// whether that is what was said, and goes ahead on "yes". `otherwise`: the phrase with the
+    /// other of two meanings ("off" for "on"), asked about after a "no".
+    case unsure([String], otherwise: [String]? = nil)
 }
 
 /// What Hark says back, and whether it listens for an answer.

@@ -382,7 +382,7 @@ public final class Assistant: Sendable {
         } else if recognized.frames == 0 || recognized.rejection == "nothing was heard" {
             input = .silence
         } else if !recognized.guess.isEmpty {
-            input = .unsure(recognized.guess)
+            input = .unsure(recognized.guess, otherwise: recognized.otherwise.isEmpty ? nil : recognized.otherwise)
         } else {
             input = recognized.isInNoisyRoom ? .notHeardOverNoise : .notUnderstood
         }

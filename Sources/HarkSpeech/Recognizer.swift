@@ -463,6 +463,11 @@ public final class Recognizer {
             wordFits: judged.wordFits,
             features: judged.features,
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
+        if verdict.isGuess, let rival = judged.features?.rival {
+            let rivalsThere = context.grammar.graph.rivals(of: words).filter { $0.position == rival.position }.count
+            recognition.otherwise = RivalOutcome.otherMeaning(of: words, askedAbout: recognition.guess, closest: rival,
+                                                              rivalsThere: rivalsThere) ?? []
+        }
         recognition.decodeCPU = hearing.cpu
         recognition.isClear = verdict.isClear
         recognition.isAskedForTheRoom = verdict.isAskedForTheRoom

@@ -167,6 +167,25 @@ import Testing
         #expect(await engine.respond(to: .text("buy blue paint")).speech == "Depot: Ready to order?")
     }
 
+    /// "Turn on the lamp?" "No.": where the word in doubt has one other meaning, that is asked
+    /// about next, once; a second "no" listens for the request again.
+    @Test func onNoTheOtherOfTwoMeaningsIsAskedAbout() async throws {
+        var engine = try Self.engine()
+        let first = await engine.respond(to: .unsure(["buy", "red", "paint"], otherwise: ["buy", "blue", "paint"]))
+        #expect(first.speech == "Did you say buy red paint?")
+        let other = await engine.respond(to: .text("no"))
+        #expect(other.speech == "Then did you say buy blue paint?" && other.expectsAnswer)
+        #expect(engine.expectation.grammar.rules.contains { $0.tag == TurnGrammar.Tag.yes })
+        let replies = await Self.converse(&engine, ["yes", "yes", "one two three four"])
+        #expect(replies == ["Depot: Ready to order?", "What's your PIN?", "Bought blue paint."])
+
+        var twice = try Self.engine()
+        _ = await twice.respond(to: .unsure(["buy", "red", "paint"], otherwise: ["buy", "blue", "paint"]))
+        _ = await twice.respond(to: .text("no"))
+        let again = await twice.respond(to: .text("no"))
+        #expect(again.speech == "Sorry. What would you like?" && !twice.isInConversation)
+    }
+
     @Test func insideAQuestionNoAsksTheQuestionAgain() async throws {
         var engine = try Self.engine()
         #expect(await engine.respond(to: .text("buy some paint")).speech == "Depot: Which paint would you like today?")

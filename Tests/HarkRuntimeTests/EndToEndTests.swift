@@ -183,6 +183,27 @@ struct Sidecar: Decodable {
         #expect(!answer.expectsAnswer)
     }
 
+    /// "Turn the lamp off", asked about and answered "no": the lamp on is asked about next, since
+    /// "on" is the only other word the grammar allows there, and "yes" turns it on. The request
+    /// is a real recording heard by the real recogniser, with every understood phrase asked about.
+    @Test func noToOneOfTwoMeaningsAsksAboutTheOther() async throws {
+        var configuration = RecognizerConfiguration()
+        configuration.rejectionMargin = 50
+        configuration.askBand = 100
+        let assistant = try Self.startAssistant(configuration).get()
+        let (asked, _) = try await assistant.answer(recordingAt: Fixtures.audio("home-en/turn_living_room_lamp_off.wav"))
+        #expect(asked.reply == "Did you say turn living room lamp off?" && asked.expectsAnswer, "\(asked.reply)")
+        func said(_ text: String) -> HeardUtterance {
+            HeardUtterance(recognition: Recognition(heardElsewhere: text, frames: 60, framesAfterLastWord: nil),
+                           sampleCount: 9_600, continuing: true, endsPhrase: true, isWholePhrase: true)
+        }
+        let (other, _) = try await assistant.answer(said("no"), name: "no", speaks: false)
+        #expect(other.reply == "Then did you say turn living room lamp on?" && other.expectsAnswer, "\(other.reply)")
+        let (done, _) = try await assistant.answer(said("yes"), name: "yes", speaks: false)
+        #expect(done.intent == "ChangeLightState" && done.handled, "\(done.reply)")
+        #expect(done.slots["state"] == "on" && done.slots["name"] == "living room lamp", "\(done.slots)")
+    }
+
     /// Measured 14 of 20 accepted when the rejection threshold was chosen (the two espeak-ng
     /// British voices are the ones refused); this floor catches a recogniser that gets worse.
     @Test func mostSyntheticRequestsAreUnderstood() async throws {

@@ -22,6 +22,25 @@ import Testing
         #expect(rival.gap > Confidence.defaultRivalClearance, "gap \(rival.gap)")
     }
 
+    /// A request asked about whose deciding word has one other meaning carries the phrase with
+    /// it, for the question after a "no".
+    @Test func aGuessCarriesTheOtherOfTwoMeanings() throws {
+        var configuration = RecognizerConfiguration()
+        // Everything understood falls in the ask band: the request is asked about.
+        configuration.rejectionMargin = 50
+        configuration.askBand = 100
+        let recognizer = try Recognizer(configuration: configuration)
+        try recognizer.use(RecognizerTests.home)
+        let lamp = try recognizer.recognize(RecognizerTests.samples("home-en/turn_living_room_lamp_off.wav"))
+        #expect(lamp.isRejected && lamp.guess == ["turn", "living", "room", "lamp", "off"], "\(lamp.guess)")
+        #expect(lamp.otherwise == ["turn", "living", "room", "lamp", "on"])
+        // Accepted: nothing to ask about, so nothing to ask after a "no".
+        let accepting = try Recognizer()
+        try accepting.use(RecognizerTests.home)
+        let heard = try accepting.recognize(RecognizerTests.samples("home-en/turn_living_room_lamp_off.wav"))
+        #expect(!heard.isRejected && heard.otherwise.isEmpty)
+    }
+
     @Test func aRivalThatSoundsTheSameIsNotActedOn() throws {
         var configuration = RecognizerConfiguration()
         configuration.rivalClearance = nil
@@ -55,6 +74,19 @@ import Testing
     @Test func aRivalThatScoredBetterIsWhatTheQuestionNames() {
         let better = RivalOutcome(word: "off", position: 1, gap: -0.3, rivals: 1)
         #expect(RivalOutcome.question(about: Self.heard, closest: better) == ["turn", "off", "the", "garage", "light"])
+    }
+
+    /// After a "no", the other of two meanings: the rival's phrase, or the words heard when the
+    /// question named the rival; none where the grammar allows several words there.
+    @Test func theOtherOfTwoMeaningsIsWhatFollowsANo() {
+        let close = RivalOutcome(word: "off", position: 1, gap: 0.2, rivals: 3)
+        let better = RivalOutcome(word: "off", position: 1, gap: -0.3, rivals: 3)
+        let offPhrase = ["turn", "off", "the", "garage", "light"]
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: close, rivalsThere: 1) == offPhrase)
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: offPhrase, closest: better, rivalsThere: 1) == Self.heard)
+        let room = RivalOutcome(word: "kitchen", position: 3, gap: 0.2, rivals: 3)
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: room, rivalsThere: 2) == nil)
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: nil, rivalsThere: 1) == nil)
     }
 
     @Test func theWordsHeardAreNamedWhenTheyStillScoredBetter() {
