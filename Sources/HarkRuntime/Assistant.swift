@@ -427,6 +427,7 @@ public final class Assistant: Sendable {
                            speechSeconds: speechSeconds,
                            recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate),
                            decodeCPU: recognized.decodeCPU))
+        report.otherMeaning = recognized.otherwise.isEmpty ? nil : recognized.otherwise.joined(separator: " ")
         if answersPIN { report.hideSpokenPIN() }
         return (report, clip)
     }

@@ -60,6 +60,9 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public var features: ConfidenceFeatures? = nil
     /// The phrase Hark asked about ("Did you say …?") when it was rejected by only a little.
     public var guess: String? = nil
+    /// The phrase with the other of two meanings ("off" for "on"), asked about after a "no" to
+    /// the guess (`Recognition.otherwise`).
+    public var otherMeaning: String? = nil
     public var rejected: Bool
     /// Why the recording was rejected, if it was.
     public var rejection: String?
@@ -123,6 +126,7 @@ public struct TurnReport: Sendable, Codable, Equatable {
     public mutating func hideSpokenPIN() {
         if !text.isEmpty { text = hiddenPIN }
         if guess != nil { guess = hiddenPIN }
+        if otherMeaning != nil { otherMeaning = hiddenPIN }
         wordFits = []
         weakestWord = nil
         // Its count of words would say how long the PIN is.
@@ -139,7 +143,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
     /// A few lines for a person at a terminal.
     public func humanReadable() -> String {
         var lines = ["\(recording):"]
-        let heard = !text.isEmpty ? "\"\(text)\"" : guess.map { "perhaps \"\($0)\" (asked about)" } ?? "(nothing in the grammar)"
+        let asked = otherMeaning.map { "asked about; after a no, \"\($0)\"" } ?? "asked about"
+        let heard = !text.isEmpty ? "\"\(text)\"" : guess.map { "perhaps \"\($0)\" (\(asked))" } ?? "(nothing in the grammar)"
         lines.append("  heard:      \(heard)")
         if let intent, let app {
             lines.append("  intent:     \(app).\(intent)")

@@ -193,6 +193,8 @@ struct Sidecar: Decodable {
         let assistant = try Self.startAssistant(configuration).get()
         let (asked, _) = try await assistant.answer(recordingAt: Fixtures.audio("home-en/turn_living_room_lamp_off.wav"))
         #expect(asked.reply == "Did you say turn living room lamp off?" && asked.expectsAnswer, "\(asked.reply)")
+        #expect(asked.otherMeaning == "turn living room lamp on")
+        #expect(asked.humanReadable().contains("perhaps \"turn living room lamp off\" (asked about; after a no, \"turn living room lamp on\")"))
         func said(_ text: String) -> HeardUtterance {
             HeardUtterance(recognition: Recognition(heardElsewhere: text, frames: 60, framesAfterLastWord: nil),
                            sampleCount: 9_600, continuing: true, endsPhrase: true, isWholePhrase: true)
