@@ -154,7 +154,8 @@ public struct TurnReport: Sendable, Codable, Equatable {
         } else if let builtIn {
             lines.append("  intent:     \(builtIn) (a phrase of Hark's own)")
         } else {
-            lines.append("  intent:     none (\(rejection ?? "rejected"))")
+            // "yes", "no" or a value said in answer to a question is understood, but is no intent.
+            lines.append("  intent:     none (\(rejection ?? (rejected ? "rejected" : "an answer to the question")))")
         }
         var sureness = "  confidence: " + String(format: "%.2f", confidence)
         if let weakestWord { sureness += " (weakest word " + weakestWord.summary + ")" }

@@ -201,6 +201,7 @@ struct Sidecar: Decodable {
         }
         let (other, _) = try await assistant.answer(said("no"), name: "no", speaks: false)
         #expect(other.reply == "Then did you say turn living room lamp on?" && other.expectsAnswer, "\(other.reply)")
+        #expect(other.humanReadable().contains("intent:     none (an answer to the question)"), "\(other.humanReadable())")
         let (done, _) = try await assistant.answer(said("yes"), name: "yes", speaks: false)
         #expect(done.intent == "ChangeLightState" && done.handled, "\(done.reply)")
         #expect(done.slots["state"] == "on" && done.slots["name"] == "living room lamp", "\(done.slots)")
