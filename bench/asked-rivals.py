@@ -9,8 +9,8 @@ wrong, it counts those whose rival contest found a closest rival (`ConfidenceFea
 and of those, the ones where that rival was what had been said: the intent heard right and the
 one slot heard wrong said as the rival word. Those are what "Then did you say …?" would get right
 after a "no" (`RivalOutcome.otherMeaning`). Hark asks it only where the grammar allows one other
-word in the rival's place; the report does not say how many words it allowed, so the counts are
-given by rival word, "on" and "off" being two-valued in every bundled app that has them.
+word in the rival's place (`wordsThere`, 1); for reports written before that was kept, the rival
+words "on" and "off" stand for them, two-valued in every bundled app that has them.
 """
 import argparse
 import collections
@@ -43,6 +43,8 @@ def main():
     asked_wrong, no_rival = 0, 0
     by_word = collections.Counter()
     named = collections.Counter()
+    # Keyed by whether a "no" brings the second question (the rival's word is the only other).
+    asked_again, asked_again_right = collections.Counter(), collections.Counter()
     for outcome in report["outcomes"]:
         if not outcome["understood"] or outcome["mustReject"] or outcome["commandRight"]:
             continue
@@ -55,17 +57,18 @@ def main():
             continue
         word = rival["word"]
         by_word[word] += 1
+        two_valued = rival.get("wordsThere") == 1 if "wordsThere" in rival else word in ("on", "off")
         values = said_values(outcome)
-        if outcome["intentRight"] and len(values) == 1 and values[0] == word:
-            named[word] += 1
+        right = outcome["intentRight"] and len(values) == 1 and values[0] == word
+        named[word] += right
+        asked_again[two_valued] += 1
+        asked_again_right[two_valued] += right
     if asked_wrong == 0:
         raise SystemExit(f"{arguments.report}: no command asked about and heard wrong")
     print(f"commands asked about and heard wrong: {asked_wrong} ({no_rival} without a rival contest)")
     print(f"  the closest rival was what had been said: {sum(named.values())} of {sum(by_word.values())}")
-    two_valued = [w for w in ("on", "off") if by_word[w]]
-    if two_valued:
-        print("  where the rival was " + " or ".join(f'"{w}"' for w in two_valued) + ": "
-              + f"{sum(named[w] for w in two_valued)} of {sum(by_word[w] for w in two_valued)}")
+    print(f"  where a \"no\" brings \"Then did you say …?\" (the rival the only other word there): "
+          f"{asked_again_right[True]} of {asked_again[True]} would name what was said")
     for word, count in by_word.most_common(12):
         print(f"    {word:12s} {named[word]:3d} of {count}")
 

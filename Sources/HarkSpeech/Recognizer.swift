@@ -463,10 +463,9 @@ public final class Recognizer {
             wordFits: judged.wordFits,
             features: judged.features,
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
-        if verdict.isGuess, let rival = judged.features?.rival {
-            let rivalsThere = context.grammar.graph.rivals(of: words).filter { $0.position == rival.position }.count
-            recognition.otherwise = RivalOutcome.otherMeaning(of: words, askedAbout: recognition.guess, closest: rival,
-                                                              rivalsThere: rivalsThere) ?? []
+        if verdict.isGuess {
+            recognition.otherwise = RivalOutcome.otherMeaning(of: words, askedAbout: recognition.guess,
+                                                              closest: judged.features?.rival) ?? []
         }
         recognition.decodeCPU = hearing.cpu
         recognition.isClear = verdict.isClear

@@ -15,12 +15,17 @@ public struct RivalOutcome: Sendable, Equatable, Codable {
     public var gap: Double
     /// Rival words searched.
     public var rivals: Int
+    /// Of them, those searched in this rival's place: 1 when the word heard and the rival are
+    /// the only two meanings the grammar allows there ("on" and "off"). Nil in reports written
+    /// before it was kept.
+    public var wordsThere: Int?
 
-    public init(word: String, position: Int, gap: Double, rivals: Int) {
+    public init(word: String, position: Int, gap: Double, rivals: Int, wordsThere: Int? = nil) {
         self.word = word
         self.position = position
         self.gap = gap
         self.rivals = rivals
+        self.wordsThere = wordsThere
     }
 
     /// `words` with the rival in place of the word it rivals.
@@ -37,13 +42,13 @@ public struct RivalOutcome: Sendable, Equatable, Codable {
 
     /// What to ask about after a "no" to `question` (asked about `words`, whose closest rival is
     /// `closest`): the phrase with the other meaning, when the grammar allows only one other word
-    /// where the rival stands (`rivalsThere`: "on" or "off", "open" or "closed"); nil otherwise.
+    /// where the rival stands (`wordsThere`: "on" or "off", "open" or "closed"); nil otherwise.
     /// Where it allows several (a colour, a digit), the closest rival was what had been said in
     /// only 46 of the 191 requests of make bench-real (11e70a0) that were asked about and heard
     /// wrong: a second question would mostly be wrong too.
-    public static func otherMeaning(of words: [String], askedAbout question: [String], closest: RivalOutcome?,
-                                    rivalsThere: Int) -> [String]? {
-        guard let closest, rivalsThere == 1 else { return nil }
+    public static func otherMeaning(of words: [String], askedAbout question: [String],
+                                    closest: RivalOutcome?) -> [String]? {
+        guard let closest, closest.wordsThere == 1 else { return nil }
         let rivalSentence = closest.sentence(replacingIn: words)
         return question == rivalSentence ? words : rivalSentence
     }
@@ -118,7 +123,8 @@ final class RivalContest {
             }
             // Gaps are finite, so the first rival always sets the outcome.
             if gap < (outcome?.gap ?? .infinity) {
-                outcome = RivalOutcome(word: rival.word, position: rival.position, gap: gap, rivals: contenders.count)
+                outcome = RivalOutcome(word: rival.word, position: rival.position, gap: gap, rivals: contenders.count,
+                                       wordsThere: contenders.filter { $0.position == rival.position }.count)
             }
         }
         return outcome

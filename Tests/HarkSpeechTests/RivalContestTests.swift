@@ -18,7 +18,7 @@ import Testing
         let heard = try recognizer.recognize(RecognizerTests.samples("home-en/turn_living_room_lamp_off.wav"))
         #expect(heard.text == "turn living room lamp off" && !heard.isRejected, "\(heard.rejection ?? "")")
         let rival = try #require(heard.features?.rival)
-        #expect(rival.word == "on" && rival.position == 4)
+        #expect(rival.word == "on" && rival.position == 4 && rival.wordsThere == 1)
         #expect(rival.gap > Confidence.defaultRivalClearance, "gap \(rival.gap)")
     }
 
@@ -34,6 +34,7 @@ import Testing
         let lamp = try recognizer.recognize(RecognizerTests.samples("home-en/turn_living_room_lamp_off.wav"))
         #expect(lamp.isRejected && lamp.guess == ["turn", "living", "room", "lamp", "off"], "\(lamp.guess)")
         #expect(lamp.otherwise == ["turn", "living", "room", "lamp", "on"])
+        #expect(lamp.features?.rival?.wordsThere == 1)
         // Accepted: nothing to ask about, so nothing to ask after a "no".
         let accepting = try Recognizer()
         try accepting.use(RecognizerTests.home)
@@ -79,14 +80,17 @@ import Testing
     /// After a "no", the other of two meanings: the rival's phrase, or the words heard when the
     /// question named the rival; none where the grammar allows several words there.
     @Test func theOtherOfTwoMeaningsIsWhatFollowsANo() {
-        let close = RivalOutcome(word: "off", position: 1, gap: 0.2, rivals: 3)
-        let better = RivalOutcome(word: "off", position: 1, gap: -0.3, rivals: 3)
+        let close = RivalOutcome(word: "off", position: 1, gap: 0.2, rivals: 3, wordsThere: 1)
+        let better = RivalOutcome(word: "off", position: 1, gap: -0.3, rivals: 3, wordsThere: 1)
         let offPhrase = ["turn", "off", "the", "garage", "light"]
-        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: close, rivalsThere: 1) == offPhrase)
-        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: offPhrase, closest: better, rivalsThere: 1) == Self.heard)
-        let room = RivalOutcome(word: "kitchen", position: 3, gap: 0.2, rivals: 3)
-        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: room, rivalsThere: 2) == nil)
-        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: nil, rivalsThere: 1) == nil)
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: close) == offPhrase)
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: offPhrase, closest: better) == Self.heard)
+        let room = RivalOutcome(word: "kitchen", position: 3, gap: 0.2, rivals: 3, wordsThere: 2)
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: room) == nil)
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard, closest: nil) == nil)
+        // A report written before the count was kept says nothing of it: no second question.
+        #expect(RivalOutcome.otherMeaning(of: Self.heard, askedAbout: Self.heard,
+                                          closest: RivalOutcome(word: "off", position: 1, gap: 0.2, rivals: 1)) == nil)
     }
 
     @Test func theWordsHeardAreNamedWhenTheyStillScoredBetter() {
