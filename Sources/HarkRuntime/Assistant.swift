@@ -382,7 +382,7 @@ public final class Assistant: Sendable {
         } else if recognized.frames == 0 || recognized.rejection == "nothing was heard" {
             input = .silence
         } else if !recognized.guess.isEmpty {
-            input = .unsure(recognized.guess, otherwise: recognized.otherwise.isEmpty ? nil : recognized.otherwise)
+            input = .unsure(recognized.guess, otherwise: recognized.otherwise)
         } else {
             input = recognized.isInNoisyRoom ? .notHeardOverNoise : .notUnderstood
         }
@@ -427,7 +427,7 @@ public final class Assistant: Sendable {
                            speechSeconds: speechSeconds,
                            recordingSeconds: Double(heard.sampleCount) / Double(PipelineAudio.sampleRate),
                            decodeCPU: recognized.decodeCPU))
-        report.otherMeaning = recognized.otherwise.isEmpty ? nil : recognized.otherwise.joined(separator: " ")
+        report.otherMeaning = recognized.otherwise?.joined(separator: " ")
         if answersPIN { report.hideSpokenPIN() }
         return (report, clip)
     }

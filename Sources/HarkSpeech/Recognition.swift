@@ -39,8 +39,8 @@ public struct Recognition: Sendable, Equatable {
     public var guess: [String] = []
     /// With a `guess` whose deciding word has one rival meaning in the grammar ("on" for "off"):
     /// the phrase with that other meaning, asked about after a "no" (`RivalOutcome.otherMeaning`).
-    /// Empty otherwise.
-    public var otherwise: [String] = []
+    /// Nil otherwise.
+    public var otherwise: [String]? = nil
     /// Accepted with a margin Hark would act on even in a noisy room (`NoisyConfirmation`'s
     /// reach above the threshold, or the telephone band's when that is longer and applies): what
     /// a request after a tentative wake word must be.

@@ -465,7 +465,7 @@ public final class Recognizer {
             guess: verdict.isGuess ? RivalOutcome.question(about: words, closest: judged.closeRival) : [])
         if verdict.isGuess {
             recognition.otherwise = RivalOutcome.otherMeaning(of: words, askedAbout: recognition.guess,
-                                                              closest: judged.features?.rival) ?? []
+                                                              closest: judged.features?.rival)
         }
         recognition.decodeCPU = hearing.cpu
         recognition.isClear = verdict.isClear

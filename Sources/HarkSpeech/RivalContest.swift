@@ -123,9 +123,11 @@ final class RivalContest {
             }
             // Gaps are finite, so the first rival always sets the outcome.
             if gap < (outcome?.gap ?? .infinity) {
-                outcome = RivalOutcome(word: rival.word, position: rival.position, gap: gap, rivals: contenders.count,
-                                       wordsThere: contenders.filter { $0.position == rival.position }.count)
+                outcome = RivalOutcome(word: rival.word, position: rival.position, gap: gap, rivals: contenders.count)
             }
+        }
+        if let position = outcome?.position {
+            outcome?.wordsThere = contenders.filter { $0.position == position }.count
         }
         return outcome
     }
