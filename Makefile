@@ -20,7 +20,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SYSTEMD_DIR ?= /etc/systemd/system
 
-.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-ha bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-turns bench-serve adapt soak soak-quick install uninstall deps clean help
+.PHONY: run test wyoming-client build release check-release deb deb-test bench bench-ha bench-live bench-wake bench-wake-denoised bench-echo wake-corpus cxx-compiler bench-real bench-noise bench-noise-tune bench-turns bench-serve adapt soak soak-quick install uninstall deps clean help
 
 help:
 	@echo "make run    — start Hark on the microphone and speaker (installs what it needs)"
@@ -30,6 +30,7 @@ help:
 	@echo "make bench-corpus — decode that corpus clean and at 20, 10 and 5 dB SNR"
 	@echo "make bench-real — real voices in real household noise, Hark beside plain pocketsphinx"
 	@echo "make bench-noise — hearing in noise in under 15 minutes: requests and wake words per SNR, beside plain pocketsphinx"
+	@echo "make bench-noise-tune — the tune speakers' requests in the same rooms, to choose a setting on (about 5 minutes)"
 	@echo "make bench-turns — whole turns in noise: a wake word, then the request, as the live loop hears them (about 25 minutes)"
 	@echo "make bench-serve — hark serve under load: 8 clients beside idle, hoarding and surplus ones; bad input; wake streams side by side"
 	@echo "make bench-ha — Home Assistant's own sentences imported, typed requests understood as hassil understands them"
@@ -220,6 +221,18 @@ bench-noise: release
 		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
 	bench/run-bench-noise.sh $(RELEASE_HARK) bench-out/noise bench-out/noise-report
 	$(UPDATE_FIGURES) bench-noise bench-out/noise-report/table.md --measured "$(MEASURED), corpus version $$(cat bench-out/noise/corpus-version)"
+
+# The tune speakers' requests in bench-noise's rooms (bench/make-noise-corpus.py --split tune
+# --requests-only; home-en has no tune side): what a setting of the request stages is chosen on
+# before make bench-noise reports it on the test speakers. Hark alone; then the outcomes per
+# condition as bench/noisy-reaches.py judges them (pass it --try to weigh other reaches).
+bench-noise-tune: release
+	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
+	@[ "$$(cat bench-out/noise-tune/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
+		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise-tune --split tune --requests-only
+	$(RELEASE_HARK) bench $(addprefix bench-out/noise-tune/requests/,clean snr20 snr10 snr05 snr00) --apps bench-out/noise-tune/apps \
+	    --json bench-out/noise-tune-report.json > bench-out/noise-tune-report.log
+	python3 bench/noisy-reaches.py bench-out/noise-tune-report.json bench-out/noise-tune/requests
 
 # Whole turns in noise: bench-noise's requests, each said after a test speaker's "jarvis", the
 # wake word found by the spotter as the live loop finds it (tentative wake words included)
