@@ -98,7 +98,8 @@ def main():
         raise SystemExit(f"{arguments.report}: no margin as heard is recorded (a build before heardMargin)")
 
     differ = sum((judged(o, SHIPPED, threshold, band) >= threshold) != (o["margin"] >= threshold) for o in outcomes)
-    print(f"the shipped reaches {'reproduce the run' if differ == 0 else f'differ from the run in {differ} requests'}")
+    print("the shipped reaches reproduce the run" if differ == 0
+          else f"the shipped reaches differ from the run in {differ} request{'' if differ == 1 else 's'}")
 
     if arguments.half:
         def half(outcome):
