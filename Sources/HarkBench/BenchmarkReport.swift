@@ -86,6 +86,9 @@ public struct BenchmarkReport: Sendable, Codable {
     public var noiseFloor: Double?
     /// How far below a fainter voice the floor was kept (`RecognizerConfiguration.noiseFloorHeadroom`).
     public var noiseFloorHeadroom: Double?
+    /// How readily noise between words was heard as a filler (`RecognizerConfiguration.fillerProbability`);
+    /// nil for pocketsphinx's own.
+    public var fillerProbability: Double?
     /// The room level (dBFS) above which utterances were heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
     /// The signal-to-noise estimate (dB) below which utterances were heard through noise
@@ -330,6 +333,8 @@ public struct BenchmarkReport: Sendable, Codable {
                 + (noiseFloorHeadroom.map { String(format: ", kept %g dB below a fainter voice", $0) } ?? "")
                 + " (plain pocketsphinx hears the audio as it is)" } ?? "none added"),
             "noise suppression:    " + noiseSuppressionText,
+            "noise between words:  " + (fillerProbability.map { String(format: "heard as a filler with probability %g", $0) }
+                                          ?? "pocketsphinx's own filler probability"),
             "other words:          " + (otherWords.isEmpty ? "none" : otherWords),
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),

@@ -41,7 +41,7 @@ final class PhoneLoopPass: @unchecked Sendable {
     /// 8 of 396 through on the test half: it did not hold on other speakers.
     static let gaussiansPerFrame = 3
 
-    /// `extraArguments`: the grammar pass's adaptation flags, so both passes hear the same model.
+    /// `extraArguments`: the grammar pass's adaptation and filler flags, so both passes hear the same model.
     init(modelDirectory: String, logFile: String, extraArguments: [String] = []) throws(RecognitionError) {
         // Context-independent phones keep the pass cheap. Scoring them only every second frame
         // (-ds 2) cut the whole recogniser's CPU by a quarter on make bench-real (real-time factor

@@ -95,9 +95,11 @@ public final class Recognizer {
         let knownWords = Set(known.map { Self.baseWord($0.word) })
         let added = additions.filter { !knownWords.contains(Self.baseWord($0.word)) }
         let entries = known + added
-        let adaptation = try Self.adaptationArguments(configuration.acousticTransform)
+        // Both passes hear the same model and the same fillers: the confidence compares them.
+        let model = try Self.adaptationArguments(configuration.acousticTransform)
+            + Self.fillerArguments(configuration.fillerProbability)
         let decoder = try Decoder.make(entries: entries, modelDirectory: configuration.modelDirectory,
-                                       logFile: configuration.logFile, extraArguments: adaptation)
+                                       logFile: configuration.logFile, extraArguments: model)
         self.configuration = configuration
         self.dictionary = dictionary
         lexiconPronunciations = added.filter { Self.baseWord($0.word) == $0.word }
@@ -106,7 +108,7 @@ public final class Recognizer {
         judgingStages = JudgingStages.configured(by: configuration, contest: RivalContest(decoder: decoder))
         phoneLoop = configuration.measuresConfidence
             ? try PhoneLoopPass(modelDirectory: configuration.modelDirectory, logFile: configuration.logFile,
-                                extraArguments: adaptation) : nil
+                                extraArguments: model) : nil
         // Taught once; a word no dictionary knows is left out of every loop (`OtherWords.beside`).
         try Self.teach(configuration.otherWords, from: dictionary, to: decoder)
         self.loadSeconds = Date().timeIntervalSince(started)
@@ -117,6 +119,15 @@ public final class Recognizer {
         guard let transform else { return [] }
         try AcousticTransform.check(transform)
         return ["-mllr", transform.path]
+    }
+
+    /// The decoder flag for `probability` (`RecognizerConfiguration.fillerProbability`), checked first.
+    static func fillerArguments(_ probability: Double?) throws(RecognitionError) -> [String] {
+        guard let probability else { return [] }
+        guard RecognizerConfiguration.fillerProbabilities.contains(probability) else {
+            throw RecognitionError(.modelLoad, "the filler probability \(probability) is not a probability from 1e-10 to 1")
+        }
+        return ["-fillprob", String(probability)]
     }
 
     // MARK: Grammar

@@ -55,6 +55,16 @@ public struct RecognizerConfiguration: Sendable {
     public static let standardTelephoneBandReach = 0.6
     /// The reaches `--confirm-telephone-band` and `confirm_telephone_band` take.
     public static let telephoneBandReaches = 0.0...5.0
+    /// How readily the grammar's searches and the phone loop hear a stretch between words as
+    /// noise or a breath (the model's [NOISE] and [SPEECH] fillers) rather than as words:
+    /// pocketsphinx's -fillprob, a probability at each word's end; nil for pocketsphinx's own
+    /// (1e-8, fillers all but barred). A clatter or a meow between the words of a request was
+    /// forced into them, or into the words the phone loop heard beside them.
+    public var fillerProbability: Double? = RecognizerConfiguration.standardFillerProbability
+    /// Chosen on the tune half of `make bench-real` among 0.1, 0.5 and 0.9 (docs/benchmarks.md).
+    public static let standardFillerProbability = 0.5
+    /// The probabilities `--filler-probability` takes.
+    public static let fillerProbabilities = 1e-10...1.0
     /// A grammar whose searched graph has more states than this has the names of its long
     /// lists joined into one word each (`WordAcceptor.joiningChains`): the FSG search pays for
     /// every state on every frame. Below it the cost is small (the bundled apps' 94 states:

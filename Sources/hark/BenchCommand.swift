@@ -114,6 +114,7 @@ struct Bench: AsyncParsableCommand {
             report.acousticModel = AcousticTransform.modelDescription(configuration.recognizer.acousticTransform)
             report.noiseFloor = configuration.recognizer.noiseFloor
             report.noiseFloorHeadroom = configuration.recognizer.noiseFloorHeadroom
+            report.fillerProbability = configuration.recognizer.fillerProbability
             report.denoisesAbove = configuration.recognizer.denoisesAbove
             report.denoisesBelow = configuration.recognizer.denoisesBelow
             let recognizer = try configuration.recognizerConfiguration()

@@ -118,9 +118,15 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "margin|none"))
     var confirmTelephoneBand: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("How readily a stretch between words is heard as noise or a breath rather than forced into words: a probability at each word's end (default \(String(format: "%g", RecognizerConfiguration.standardFillerProbability))), or \"default\" for pocketsphinx's own (1e-8).",
+                               valueName: "probability|default"))
+    var fillerProbability: String?
+
     func validate() throws {
         if let confirmInNoiseBelow { _ = try Self.noisyConfirmation(confirmInNoiseBelow) }
         if let confirmTelephoneBand { _ = try Self.telephoneBandReach(confirmTelephoneBand) }
+        if let fillerProbability { _ = try Self.fillers(fillerProbability) }
         if let rivalClearance { _ = try Self.clearance(rivalClearance) }
         if let otherWords { _ = try Self.otherWordsList(otherWords) }
         if let noiseFloor { _ = try noiseFloorLevel(noiseFloor) }
@@ -155,6 +161,8 @@ struct RecognizerOptions: ParsableArguments {
         if let confirmInNoiseBelow { configuration.noisyConfirmation = try? Self.noisyConfirmation(confirmInNoiseBelow) }
         // validate() has read it: "none" or a reach.
         if let confirmTelephoneBand { configuration.telephoneBandReach = try? Self.telephoneBandReach(confirmTelephoneBand) }
+        // validate() has read it: "default" or a probability.
+        if let fillerProbability { configuration.fillerProbability = try? Self.fillers(fillerProbability) }
         // validate() has read it: "none" or a list.
         if let otherWords { configuration.otherWords = (try? Self.otherWordsList(otherWords)) ?? [] }
         return configuration
@@ -183,6 +191,16 @@ struct RecognizerOptions: ParsableArguments {
             throw ValidationError("--confirm-telephone-band is how far above the rejection margin to ask (\(String(format: "%g", reaches.lowerBound)) to \(String(format: "%g", reaches.upperBound)), e.g. 0.6) or none, not \(text)")
         }
         return reach
+    }
+
+    /// A --filler-probability value: a probability, or nil for "default" (pocketsphinx's own).
+    static func fillers(_ text: String) throws -> Double? {
+        if text == "default" { return nil }
+        let probabilities = RecognizerConfiguration.fillerProbabilities
+        guard let probability = Double(text), probabilities.contains(probability) else {
+            throw ValidationError("--filler-probability is a probability from \(String(format: "%g", probabilities.lowerBound)) to \(String(format: "%g", probabilities.upperBound)) (e.g. \(String(format: "%g", RecognizerConfiguration.standardFillerProbability))) or default, not \(text)")
+        }
+        return probability
     }
 
     /// A --noise-floor-headroom value: dB from 0 to 60, or nil for "none".

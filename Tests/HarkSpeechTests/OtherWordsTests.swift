@@ -132,10 +132,11 @@ import Testing
         return (try #require(sidecar?["text"] as? String), try RecognizerTests.samples("\(fixture).wav"))
     }
 
-    /// Real digits by speakers the choices were not made on (audio-fixtures/digits) that the
-    /// grammar alone hears right but too unsure to accept: beside the other words they still win,
-    /// and are judged with the allowance.
-    @Test(arguments: ["digits/digit-lucas-4-17", "digits/digit-yweweler-4-34"])
+    /// A real digit by a speaker the choices were not made on (audio-fixtures/digits) that the
+    /// grammar alone hears right but too unsure to accept: beside the other words it still wins,
+    /// and is judged with the allowance. (The other digits there are heard clearly now that the
+    /// room between words may be a filler, `RecognizerConfiguration.fillerProbability`.)
+    @Test(arguments: ["digits/digit-lucas-4-17"])
     func aRealDigitStillBeatsTheOtherWords(_ fixture: String) throws {
         let (said, samples) = try Self.digit(fixture)
         let heard = try Self.recognizer(otherWords: true).recognize(samples)
