@@ -124,8 +124,10 @@ public final class Recognizer {
     /// The decoder flag for `probability` (`RecognizerConfiguration.fillerProbability`), checked first.
     static func fillerArguments(_ probability: Double?) throws(RecognitionError) -> [String] {
         guard let probability else { return [] }
-        guard RecognizerConfiguration.fillerProbabilities.contains(probability) else {
-            throw RecognitionError(.modelLoad, "the filler probability \(probability) is not a probability from 1e-10 to 1")
+        let probabilities = RecognizerConfiguration.fillerProbabilities
+        guard probabilities.contains(probability) else {
+            throw RecognitionError(.modelLoad, "the filler probability \(probability) is not a probability from "
+                                   + String(format: "%g to %g", probabilities.lowerBound, probabilities.upperBound))
         }
         return ["-fillprob", String(probability)]
     }
