@@ -89,6 +89,8 @@ public struct BenchmarkReport: Sendable, Codable {
     /// How readily noise between words was heard as a filler (`RecognizerConfiguration.fillerProbability`);
     /// nil for pocketsphinx's own.
     public var fillerProbability: Double?
+    /// The noise compensation of noisy rooms' requests (`RecognizerConfiguration.noiseCompensationDescription`).
+    public var noiseCompensation = ""
     /// The room level (dBFS) above which utterances were heard through noise suppression, nil for never.
     public var denoisesAbove: Double?
     /// The signal-to-noise estimate (dB) below which utterances were heard through noise
@@ -335,6 +337,8 @@ public struct BenchmarkReport: Sendable, Codable {
             "noise suppression:    " + noiseSuppressionText,
             "noise between words:  " + (fillerProbability.map { String(format: "heard as a filler with probability %g", $0) }
                                           ?? "pocketsphinx's own filler probability"),
+            "noise compensation:   " + (noiseCompensation.isEmpty ? "–" : noiseCompensation)
+                + (noiseCompensation.isEmpty || noiseCompensation == "none" ? "" : " (plain pocketsphinx hears the audio as it is)"),
             "other words:          " + (otherWords.isEmpty ? "none" : otherWords),
             String(format: "model load:           %.0f ms", modelLoadSeconds * 1000),
             String(format: "peak resident memory: %.1f MB", peakResidentMegabytes),

@@ -54,6 +54,9 @@ public struct AssistantConfiguration: Sendable {
         if self.recognizer.acousticTransform == nil {
             self.recognizer.acousticTransform = HarkPaths.acousticTransform(in: modelsDirectory)
         }
+        if self.recognizer.noiseCompensation == nil {
+            self.recognizer.noiseCompensation = HarkPaths.noiseCompensation(in: modelsDirectory)
+        }
     }
 }
 

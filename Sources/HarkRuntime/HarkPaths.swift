@@ -65,6 +65,13 @@ public enum HarkPaths {
         return file
     }
 
+    /// The project's noise compensation (`RecognizerConfiguration.noiseCompensation`), if present.
+    public static func noiseCompensation(in models: URL?) -> URL? {
+        guard let file = models?.appendingPathComponent("en-us.splice"),
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return file
+    }
+
     /// The common words the wake word is checked against (`OtherWords`), if present.
     public static func otherWords(in models: URL?) -> URL? {
         guard let file = models?.appendingPathComponent("other-words.txt"),

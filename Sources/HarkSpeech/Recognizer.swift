@@ -23,6 +23,8 @@ public final class Recognizer {
     private let audioStages: [any AudioStage]
     /// How a hearing is judged after the passes' margin, in order (`JudgingStages`).
     private let judgingStages: [any JudgingStage]
+    /// `configuration.noiseCompensation`, read (see `compensated(_:suppressed:signalToNoise:)`).
+    let noiseCompensation: NoiseCompensation?
 
     /// A grammar compiled into decoder searches.
     final class InstalledGrammar {
@@ -104,6 +106,7 @@ public final class Recognizer {
         self.dictionary = dictionary
         lexiconPronunciations = added.filter { Self.baseWord($0.word) == $0.word }
         self.decoder = decoder
+        noiseCompensation = try Self.loadNoiseCompensation(configuration, for: decoder)
         audioStages = AudioStages.configured(by: configuration)
         judgingStages = JudgingStages.configured(by: configuration, contest: RivalContest(decoder: decoder))
         phoneLoop = configuration.measuresConfidence
@@ -410,7 +413,8 @@ public final class Recognizer {
         let started = Date()
         let signalToNoise = audio.levels?.signalToNoise
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
-        let cepstra = try self.cepstra(of: samples, heardIn: room, suppressed: suppressed)
+        let cepstra = compensated(try self.cepstra(of: samples, heardIn: room, suppressed: suppressed),
+                                  suppressed: suppressed, signalToNoise: signalToNoise)
         cpu.audio = ThreadClock.cpuSeconds() - audioStarted
         // The phone loop decodes the same features on its own thread meanwhile.
         let ((firstHeard, grammarSeconds), loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in

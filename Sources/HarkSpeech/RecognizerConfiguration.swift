@@ -19,6 +19,24 @@ public struct RecognizerConfiguration: Sendable {
     /// of its means, e.g. the project's models/en-us.mllr), or nil for the model as it is. Both
     /// passes listen through it: the confidence compares them, so they must hear the same model.
     public var acousticTransform: URL?
+    /// Noise compensation of the cepstra (`NoiseCompensation`, e.g. the project's
+    /// models/en-us.splice), used on a request heard as it came in a room whose signal-to-noise
+    /// estimate is below `compensatesBelow`; nil never. A quiet room's requests are heard as before.
+    public var noiseCompensation: URL?
+    /// How much of each frame's correction is applied (0 to 1).
+    public var compensationStrength = RecognizerConfiguration.standardCompensationStrength
+    /// The signal-to-noise estimate (dB, `SignalToNoise`) below which the compensation is used.
+    public var compensatesBelow = RecognizerConfiguration.standardCompensatesBelow
+    /// Both chosen on the tune half of `make bench-real` (docs/benchmarks.md): the full correction
+    /// heard the quiet rooms' requests worse and made the confidence less sure of noisy ones.
+    public static let standardCompensationStrength = 0.5
+    public static let standardCompensatesBelow = 30.0
+    /// "models/en-us.splice at strength 0.5 below 30 dB SNR", as benchmarks print it.
+    public var noiseCompensationDescription: String {
+        noiseCompensation.map {
+            "\($0.path) at strength " + String(format: "%g below %g dB SNR", compensationStrength, compensatesBelow)
+        } ?? "none"
+    }
     /// pocketsphinx's own log. /dev/null unless someone is debugging it.
     public var logFile = "/dev/null"
     /// An utterance whose margin (see `Confidence`) is below this is rejected.

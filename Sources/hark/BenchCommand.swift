@@ -115,6 +115,7 @@ struct Bench: AsyncParsableCommand {
             report.noiseFloor = configuration.recognizer.noiseFloor
             report.noiseFloorHeadroom = configuration.recognizer.noiseFloorHeadroom
             report.fillerProbability = configuration.recognizer.fillerProbability
+            report.noiseCompensation = configuration.recognizer.noiseCompensationDescription
             report.denoisesAbove = configuration.recognizer.denoisesAbove
             report.denoisesBelow = configuration.recognizer.denoisesBelow
             let recognizer = try configuration.recognizerConfiguration()

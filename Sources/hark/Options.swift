@@ -76,6 +76,11 @@ struct RecognizerOptions: ParsableArguments {
                                valueName: "file"))
     var acousticAdaptation: String?
 
+    @Option(help: ArgumentHelp("Compensate a noisy room's requests with this noise compensation (as `make adapt` estimates), or \"none\" to hear them as they come.",
+                               discussion: "Defaults to models/en-us.splice when the models folder has one. Used on requests heard in rooms under 30 dB of signal over noise; the wake word does not use it.",
+                               valueName: "file|none"))
+    var noiseCompensation: String?
+
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Faint hiss (dBFS) added to each request before it is decoded, so a near-silent room does not throw the recogniser off (default -60), or \"none\".",
                                valueName: "dB|none"))
@@ -135,6 +140,13 @@ struct RecognizerOptions: ParsableArguments {
         if let requestDenoiseBelow { _ = try Self.requestDenoisingRatio(requestDenoiseBelow) }
         if let acousticAdaptation, acousticAdaptation != "none" {
             try Self.requireReadableAdaptation(acousticAdaptation, alternative: ", or \"none\"")
+        }
+        if let noiseCompensation, noiseCompensation != "none" {
+            do {
+                _ = try NoiseCompensation(contentsOf: URL(fileURLWithPath: noiseCompensation))
+            } catch {
+                throw ValidationError("--noise-compensation: \(error.message)")
+            }
         }
         if let askBand, !(askBand >= 0 && askBand.isFinite) {
             throw ValidationError("--ask-band must be a width of 0 or more (how far below the rejection margin to ask), not \(askBand)")
@@ -277,12 +289,18 @@ struct RecognizerOptions: ParsableArguments {
         }
     }
 
-    /// The adaptation chosen with --acoustic-adaptation over what the models folder ships.
+    /// The adaptation chosen with --acoustic-adaptation, and the compensation chosen with
+    /// --noise-compensation, over what the models folder ships.
     func chooseAdaptation(_ configuration: inout RecognizerConfiguration) {
         switch acousticAdaptation {
         case nil: break
         case "none": configuration.acousticTransform = nil
         case let file?: configuration.acousticTransform = URL(fileURLWithPath: file)
+        }
+        switch noiseCompensation {
+        case nil: break
+        case "none": configuration.noiseCompensation = nil
+        case let file?: configuration.noiseCompensation = URL(fileURLWithPath: file)
         }
     }
 }

@@ -392,6 +392,12 @@ import Testing
         let words = try Self.hark(["run", "--apps", "apps", "--other-words", "/nonexistent/words.txt", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
         #expect(words.status == 64)
         #expect(words.errors.contains("--other-words: cannot read the list of other words /nonexistent/words.txt"), "\(words.errors)")
+        let compensation = try Self.hark(["run", "--apps", "apps", "--noise-compensation", "/nonexistent/en-us.splice", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
+        #expect(compensation.status == 64)
+        #expect(compensation.errors.contains("--noise-compensation: cannot read the noise compensation /nonexistent/en-us.splice"), "\(compensation.errors)")
+        let notOne = try Self.hark(["run", "--apps", "apps", "--noise-compensation", "models/en-us.mllr", "audio-fixtures/home-en/turn_on_the_garage_light.wav"])
+        #expect(notOne.status == 64)
+        #expect(notOne.errors.contains("models/en-us.mllr is not a noise compensation (hark-noise-compensation 1): its first line is not"), "\(notOne.errors)")
     }
 
     @Test func listenWithoutASoundCardSaysSoPlainly() throws {

@@ -1,0 +1,77 @@
+import Foundation
+@testable import HarkSpeech
+import HarkTestSupport
+import Testing
+
+/// The noise compensation's file (`NoiseCompensation`) and what it does to a frame.
+struct NoiseCompensationFileTests {
+    /// A file of `components` lines for 2 coefficients: weight, 4 means, 4 variances, 2 corrections.
+    static func file(_ components: [[Double]], header: String = NoiseCompensation.fileHeader,
+                     shape: String? = nil) -> String {
+        ([header, shape ?? "components \(components.count) coefficients 2"]
+            + components.map { $0.map { String($0) }.joined(separator: " ") }).joined(separator: "\n") + "\n"
+    }
+
+    static let lowComponent: [Double] = [0.5, -10, 0, 0, 0, 1, 1, 1, 1, 3, -1]
+    static let highComponent: [Double] = [0.5, 10, 0, 0, 0, 1, 1, 1, 1, -2, 4]
+
+    @Test func aFrameIsMovedByItsComponentsCorrectionTimesTheStrength() throws {
+        let compensation = try NoiseCompensation(text: Self.file([Self.lowComponent, Self.highComponent]), name: "test")
+        #expect(compensation.components == 2 && compensation.coefficients == 2)
+        // Three frames near the first component's mean, then three near the second's: each is
+        // all but certainly of its own component.
+        let cepstra = Cepstra(values: [-10, 0, -10, 0, -10, 0, 10, 0, 10, 0, 10, 0], width: 2)
+        let half = compensation.compensated(cepstra, strength: 0.5).values
+        let expected: [Float] = [-8.5, -0.5, -8.5, -0.5, -8.5, -0.5, 9, 2, 9, 2, 9, 2]
+        for (value, wanted) in zip(half, expected) { #expect(abs(value - wanted) < 1e-3, "\(half)") }
+        #expect(compensation.compensated(cepstra, strength: 0).values == cepstra.values)
+    }
+
+    @Test func aFrameBetweenTwoComponentsTakesBothCorrections() throws {
+        let compensation = try NoiseCompensation(text: Self.file([Self.lowComponent, Self.highComponent]), name: "test")
+        // Halfway between the means, with no change over time: equally likely to be either.
+        let moved = compensation.compensated(Cepstra(values: [0, 0], width: 2), strength: 1).values
+        #expect(abs(moved[0] - 0.5) < 1e-4 && abs(moved[1] - 1.5) < 1e-4, "\(moved)")
+    }
+
+    @Test func cepstraOfAnotherWidthAreLeftAsTheyAre() throws {
+        let compensation = try NoiseCompensation(text: Self.file([Self.lowComponent]), name: "test")
+        let thirteen = Cepstra(values: [Float](repeating: 1, count: 26), width: 13)
+        #expect(compensation.compensated(thirteen, strength: 1).values == thirteen.values)
+    }
+
+    @Test(arguments: [
+        (NoiseCompensationFileTests.file([NoiseCompensationFileTests.lowComponent], header: "hark-noise-compensation 2"), "its first line is not"),
+        (NoiseCompensationFileTests.file([NoiseCompensationFileTests.lowComponent], shape: "components 2 coefficients 2"), "1 components, the file says 2"),
+        (NoiseCompensationFileTests.file([NoiseCompensationFileTests.lowComponent], shape: "components one coefficients 2"), "its second line is not"),
+        (NoiseCompensationFileTests.file([Array(NoiseCompensationFileTests.lowComponent.dropLast())]), "has 10 numbers, expected 11"),
+        (NoiseCompensationFileTests.file([[0] + NoiseCompensationFileTests.lowComponent.dropFirst()]), "a weight or a variance that is not above 0"),
+        (NoiseCompensationFileTests.file([[0.5, -10, 0, 0, 0, 1, 0, 1, 1, 3, -1]]), "a weight or a variance that is not above 0"),
+        (NoiseCompensationFileTests.file([NoiseCompensationFileTests.lowComponent]).replacingOccurrences(of: "-10.0", with: "nan"), "\"nan\" is not a number"),
+    ])
+    func aDamagedFileIsRefusedWithWhatIsWrong(_ text: String, _ complaint: String) {
+        do {
+            _ = try NoiseCompensation(text: text, name: "/tmp/room.splice")
+            Issue.record("a damaged file was taken")
+        } catch {
+            #expect(error.code == .modelLoad)
+            #expect(error.message.contains("/tmp/room.splice is not a noise compensation"), "\(error.message)")
+            #expect(error.message.contains(complaint), "\(error.message)")
+        }
+    }
+
+    @Test func aMissingFileIsNamed() {
+        do {
+            _ = try NoiseCompensation(contentsOf: URL(fileURLWithPath: "/nonexistent/en-us.splice"))
+            Issue.record("a missing file was taken")
+        } catch {
+            #expect(error.message.contains("cannot read the noise compensation /nonexistent/en-us.splice"), "\(error.message)")
+        }
+    }
+
+    @Test func theShippedFileIsACompensationForTheModelsCepstra() throws {
+        let shipped = try NoiseCompensation(contentsOf: Fixtures.root.appendingPathComponent("models/en-us.splice"))
+        #expect(shipped.coefficients == 13)
+        #expect(shipped.components >= 64)
+    }
+}
