@@ -277,11 +277,7 @@ import Testing
         // "turn on the garage light" after Hark's question; the room noisy throughout.
         let speech = quiet(5) + cut(1.5, 2.793) + cut(9.407, 12.926) + quiet(6) + cut(2.793, 4.407) + quiet(4)
         let source = RecordingSource(samples: inSteadyNoise(speech, level: noisyRoomLevel), name: "noisy-room")
-        // Heard as it came: in this white noise, which no household noise the compensation learnt
-        // sounds like, it leaves the request said again less sure, and Hark asks "Did you say
-        // turn on the garage light?" instead (a flow of its own).
-        let assistant = try await Self.assistant { $0.noiseCompensation = nil }
-        let loop = LiveLoop(assistant: assistant, settings: LiveSettings(), source: source, sink: nil)
+        let loop = LiveLoop(assistant: try await Self.assistant(), settings: LiveSettings(), source: source, sink: nil)
         let (events, _) = try await Self.run(loop)
         let turns = events.turns
         #expect(turns.map(\.report.reply).first == DialogueEngine.notHeardOverNoise, "problems: \(events.problems)")
