@@ -27,6 +27,9 @@ public struct HarkConfigFile: Sendable, Equatable {
     /// `request_second_hearing`: the recogniser's
     /// `RecognizerConfiguration.hearsSuppressedRequestsAsTheyCameToo`; nil when the file does not say.
     public var requestSecondHearing: Bool?
+    /// `noise_compensation`: off hears a noisy room's requests without the installed
+    /// `RecognizerConfiguration.noiseCompensation`; nil when the file does not say.
+    public var noiseCompensation: Bool?
     /// `confirm_in_noise_below`: the recogniser's `RecognizerConfiguration.noisyConfirmation`
     /// (.some(nil): never); nil when the file does not say.
     public var noisyConfirmation: NoisyConfirmation??
@@ -56,6 +59,7 @@ public struct HarkConfigFile: Sendable, Equatable {
         ("request_denoise_above", "room level in dBFS above which a request is heard through noise suppression, or never (default: never; \(String(format: "%g", Recognizer.denoisingRoomLevel)) suits a room loud all the time)"),
         ("request_denoise_below", "a request standing less than this many dB of signal over its room's noise is heard through noise suppression, and asked about further above the rejection margin, or never (default: \(String(format: "%g", RequestDenoising.standardBelow)))"),
         ("request_second_hearing", "on or off: a request heard through noise suppression is also heard as it came, and the surer hearing kept (about twice the CPU for such a request; default: on)"),
+        ("noise_compensation", "on or off: a request in a room under \(String(format: "%g", RecognizerConfiguration.standardCompensatesBelow)) dB of signal over noise is compensated for the noise before it is heard (the installed models/en-us.splice; default: on)"),
         ("confirm_in_noise_below", "in a room noisier than this (dB of signal over noise), ask \"Did you say …?\" before acting on a request heard only just well enough, or never (default: \(String(format: "%g", NoisyConfirmation.standardBelow)))"),
         ("confirm_telephone_band", "through a telephone-band microphone (8 kHz on its way: a Bluetooth headset's hands-free mode, a phone line), ask \"Did you say …?\" before acting on a request heard up to this far above the rejection margin, in any room, or never (default: \(String(format: "%g", RecognizerConfiguration.standardTelephoneBandReach)))"),
         ("wake_other_words", "a list of common words a likely wake word is checked against, so that speech they explain better does not wake Hark, or never (default: the installed models/other-words.txt)"),
@@ -193,6 +197,7 @@ public struct HarkConfigFile: Sendable, Equatable {
                 config.requestDenoiseAbove = line
             case "request_denoise_below": config.requestDenoiseBelow = .some(try signalToNoiseOrNever())
             case "request_second_hearing": config.requestSecondHearing = try onOrOff()
+            case "noise_compensation": config.noiseCompensation = try onOrOff()
             case "confirm_in_noise_below":
                 let below = try signalToNoiseOrNever()
                 config.noisyConfirmation = .some(below.map { NoisyConfirmation(below: $0, reach: NoisyConfirmation.standardReach) })

@@ -206,6 +206,8 @@ struct Listen: AsyncParsableCommand {
         if !recognizer.hearSuppressedRequestsOnce, let setting = file.requestSecondHearing {
             configuration.recognizer.hearsSuppressedRequestsAsTheyCameToo = setting
         }
+        // --noise-compensation wins over the settings file's noise_compensation.
+        if recognizer.noiseCompensation == nil, file.noiseCompensation == false { configuration.recognizer.noiseCompensation = nil }
         // --confirm-in-noise-below wins over the settings file's confirm_in_noise_below.
         if recognizer.confirmInNoiseBelow == nil, let setting = file.noisyConfirmation { configuration.recognizer.noisyConfirmation = setting }
         // --confirm-telephone-band wins over the settings file's confirm_telephone_band.

@@ -46,6 +46,10 @@ struct HarkConfigFileTests {
         // Hearing a suppressed request as it came too: on, off, or (unsaid) the default, on.
         #expect(try HarkConfigFile.parse("request_second_hearing: off", file: "hark.yaml").requestSecondHearing == false)
         #expect(try HarkConfigFile.parse("request_second_hearing: on", file: "hark.yaml").requestSecondHearing == true)
+        #expect(try HarkConfigFile.parse("noise_compensation: off", file: "hark.yaml").noiseCompensation == false)
+        #expect(try HarkConfigFile.parse("noise_compensation: on", file: "hark.yaml").noiseCompensation == true)
+        #expect(try HarkConfigFile.parse("apps: apps", file: "hark.yaml").noiseCompensation == nil)
+        #expect(throws: ConfigFileError.self) { try HarkConfigFile.parse("noise_compensation: loud", file: "hark.yaml") }
         #expect(try HarkConfigFile.parse("voice: en-us", file: "hark.yaml").requestSecondHearing == nil)
         #expect(RecognizerConfiguration().hearsSuppressedRequestsAsTheyCameToo)
         #expect(throws: ConfigFileError.self) { try HarkConfigFile.parse("request_second_hearing: twice", file: "hark.yaml") }
