@@ -52,29 +52,28 @@ public enum HarkPaths {
 
     /// The project's pronunciation additions, if present.
     public static func lexicon(in models: URL?) -> URL? {
-        guard let file = models?.appendingPathComponent("lexicon.dict"),
-              FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return file
+        installed("lexicon.dict", in: models)
     }
 
     /// The project's adaptation of the acoustic model (`RecognizerConfiguration.acousticTransform`),
     /// if present.
     public static func acousticTransform(in models: URL?) -> URL? {
-        guard let file = models?.appendingPathComponent("en-us.mllr"),
-              FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return file
+        installed("en-us.mllr", in: models)
     }
 
     /// The project's noise compensation (`RecognizerConfiguration.noiseCompensation`), if present.
     public static func noiseCompensation(in models: URL?) -> URL? {
-        guard let file = models?.appendingPathComponent("en-us.splice"),
-              FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return file
+        installed("en-us.splice", in: models)
     }
 
     /// The common words the wake word is checked against (`OtherWords`), if present.
     public static func otherWords(in models: URL?) -> URL? {
-        guard let file = models?.appendingPathComponent("other-words.txt"),
+        installed("other-words.txt", in: models)
+    }
+
+    /// `models`/`name`, if the folder has it.
+    private static func installed(_ name: String, in models: URL?) -> URL? {
+        guard let file = models?.appendingPathComponent(name),
               FileManager.default.fileExists(atPath: file.path) else { return nil }
         return file
     }
