@@ -134,6 +134,13 @@ wake-corpus: deps
 cxx-compiler:
 	@command -v g++ >/dev/null || DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq g++ >/dev/null
 
+# WebRTC's noise suppression over raw audio (bench/webrtc-denoise.cc), for the benchmarks and
+# bench/estimate-noise-compensation.py --denoise; never part of Hark itself.
+WEBRTC_DENOISE = .build/webrtc-denoise
+$(WEBRTC_DENOISE): bench/webrtc-denoise.cc | deps cxx-compiler
+	@mkdir -p .build
+	g++ -O2 -o $@ bench/webrtc-denoise.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
+
 # Wake word: real people saying "jarvis", "athena", "amelia" and "hey chatterbox", clean and in real household
 # noise at 10 dB, against over 10 hours of real speech that must not wake Hark, Hark beside plain
 # pocketsphinx's keyword search with its defaults, heard in the same run (--baseline). The
@@ -148,9 +155,8 @@ bench-wake: release wake-corpus
 # suppresses noise itself (the spotter does only while the room is loud): what always suppressing
 # would give. The denoised corpus is made into bench-out/wake-denoised (a few minutes the first
 # time; files already there are kept).
-bench-wake-denoised: release wake-corpus cxx-compiler
-	g++ -O2 -o .build/webrtc-denoise bench/webrtc-denoise.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
-	bench/denoise-wake-corpus.sh .build/webrtc-denoise bench-out/wake bench-out/wake-denoised
+bench-wake-denoised: release wake-corpus $(WEBRTC_DENOISE)
+	bench/denoise-wake-corpus.sh $(WEBRTC_DENOISE) bench-out/wake bench-out/wake-denoised
 	$(RELEASE_HARK) bench-wake --corpus bench-out/wake-denoised --phrases jarvis athena amelia hey-chatterbox \
 	    --denoise-above none --json bench-out/wake-denoised.json
 
