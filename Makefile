@@ -202,12 +202,13 @@ bench-corpus: release
 # and real speech that must be rejected, clean and with household noise at 20, 10, 5 and 0 dB,
 # and with a click at the start), decoded by Hark and, beside it in the same run, by plain
 # pocketsphinx with the same grammar and its default settings. The corpus is made once into
-# bench-out/real (again when it predates the phone app's names).
+# bench-out/real (again when bench/make-real-corpus.py's VERSION changes).
 SHARED_CORPORA ?= ../shared/corpora
 REAL_CONDITIONS = clean snr20 snr10 snr05 snr00 snr20-click
 bench-real: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ -d bench-out/real/apps/phone ] || python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
+	@[ -d bench-out/real/apps/phone ] && [ "$$(cat bench-out/real/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-real-corpus.py)" ] \
+		|| python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
 	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
 	    --json bench-out/real.json --markdown bench-out/real.md
 	$(UPDATE_FIGURES) bench-real bench-out/real.md --measured "$(MEASURED)"

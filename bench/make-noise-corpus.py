@@ -8,7 +8,9 @@ A stratified subset of the test side of make bench-real's and make bench-wake's 
 speakers and recordings nothing is tuned on; see bench/make-real-corpus.py and
 bench/make-wake-corpus.py for the splits), in five conditions: clean (the noise 60 dB down) and
 real household noise at 20, 10, 5 and 0 dB SNR. The four noises (dishes, tap, bike, cat) are
-taken in turn, so each condition holds every noise about equally.
+taken in turn, so each condition holds every noise about equally. The spoken digits, recorded at
+8 kHz, are heard with their room through the same telephone band (from version 5), as
+make-real-corpus.py hears them; a turn before a digit with its "jarvis" too.
 
   requests/CONDITION/NAME.wav, NAME.json
       home-en's 49 commands, one take of each digit by each test speaker, a share of the names
@@ -64,7 +66,7 @@ WAKE_SHARE = 24  # recordings of each phrase
 # The pause between the wake word and the request in a recorded turn (s).
 TURN_GAP = 0.3
 # Written into OUTDIR/corpus-version: make bench-noise remakes a corpus of another version.
-VERSION = "4"
+VERSION = "5"
 
 
 def spread(items, count):
@@ -99,13 +101,17 @@ def own_room(speech, length):
     return np.concatenate([turns[i % 2] for i in range(length // len(quietest) + 1)])[:length]
 
 
-def in_room(speech, snr, noise, seed, lead, tail):
+def in_room(speech, snr, noise, seed, lead, tail, narrowband=False):
     """`speech` with `lead` s of its own room before it and `tail` s after, the noise over all
-    of it at `snr` dB below the speech (make-real-corpus.py's measure), never clipping."""
+    of it at `snr` dB below the speech (make-real-corpus.py's measure), never clipping. For a
+    `narrowband` voice (the spoken digits, recorded at 8 kHz) all of it is heard through the
+    telephone band, as make-real-corpus.py hears them."""
     power = real.speech_power(speech)
     before, after = own_room(speech, int(lead * RATE)), own_room(speech, int(tail * RATE))
     padded = np.concatenate([before, speech, after])
     piece = wake.bed(noise, seed % len(noise), len(padded))
+    if narrowband:
+        padded, piece = real.telephone_band(padded), real.telephone_band(piece)
     mixed = padded + np.sqrt(power / (np.mean(piece ** 2) + 1e-12) / 10 ** (snr / 10)) * piece
     peak = np.abs(mixed).max()
     return mixed * (0.7 / peak) if peak > 0.7 else mixed
@@ -124,7 +130,8 @@ def requests(corpora, noises, out, split="test"):
         os.makedirs(folder)
         for number, (name, path, sidecar) in enumerate(chosen):
             noise_name, noise = noises[(number + index) % len(noises)]
-            mixed = in_room(real.read_audio(path), snr, noise, zlib.crc32(name.encode()), LEAD, TAIL)
+            mixed = in_room(real.read_audio(path), snr, noise, zlib.crc32(name.encode()), LEAD, TAIL,
+                            narrowband=sidecar["voice"].startswith("fsdd:"))
             real.write_audio(os.path.join(folder, name + ".wav"), mixed)
             with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
                 json.dump(dict(sidecar, noise=noise_name, snr=snr, wakeAt=LEAD), f)
@@ -156,7 +163,8 @@ def turns(corpora, noises, out, chosen):
             said = sound_of(real.read_audio(wakes[number % len(wakes)]))
             said = said * np.sqrt(real.speech_power(request) / real.speech_power(said))
             turn = np.concatenate([said, own_room(request, int(TURN_GAP * RATE)), request])
-            mixed = in_room(turn, snr, noise, zlib.crc32(name.encode()), LEAD, TAIL)
+            mixed = in_room(turn, snr, noise, zlib.crc32(name.encode()), LEAD, TAIL,
+                            narrowband=sidecar["voice"].startswith("fsdd:"))
             real.write_audio(os.path.join(folder, name + ".wav"), mixed)
             with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
                 json.dump(dict(sidecar, noise=noise_name, snr=snr, wakePhrase="jarvis", wakeStartsAt=LEAD,
@@ -178,14 +186,14 @@ def wake_words(corpora, noises, out, negative_minutes):
         negatives = os.path.join(out, "wake", condition, "negatives")
         os.makedirs(negatives)
         rng = np.random.default_rng(zlib.crc32(condition.encode()))
-        stream = wake.Stream(negatives, "test", "speech", [noise for _, noise in noises])
+        stream = wake.Stream(negatives, corpora, "test", "speech", [noise for _, noise in noises])
         stream.files = index  # each condition starts its noises at a different one
         order = list(test_speech)
         rng.shuffle(order)
         for path in order:
             if stream.seconds + stream.length / RATE >= negative_minutes * 60:
                 break
-            stream.add(wake.levelled(real.read_audio(path), rng), snr, rng)
+            stream.add(wake.levelled(real.read_audio(path), rng), path, snr, rng)
             if stream.length >= 120 * RATE:  # two-minute files, so the jobs share them out evenly
                 stream.flush(rng)
         stream.flush(rng)

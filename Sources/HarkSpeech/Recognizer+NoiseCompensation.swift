@@ -1,4 +1,5 @@
 internal import Foundation
+internal import HarkAudio
 
 extension Recognizer {
     /// The compensation `configuration` names, read and checked against the cepstra `decoder`'s
@@ -19,12 +20,15 @@ extension Recognizer {
     }
 
     /// `cepstra` compensated for the room's noise when it was heard as it came in a room noisier
-    /// than `compensatesBelow`. Audio through the noise suppression is left as it is: its
-    /// leftover noise is not the household noise the compensation learnt, and compensating it too
-    /// heard fewer requests right at 5 dB (docs/benchmarks.md).
-    func compensated(_ cepstra: Cepstra, suppressed: Bool, signalToNoise: Double?) -> Cepstra {
-        guard let noiseCompensation, !suppressed, let signalToNoise,
-              signalToNoise < configuration.compensatesBelow else { return cepstra }
+    /// than `compensatesBelow`, through a full-band microphone (`heardSamples`, the audio as it
+    /// came, tell which). Audio through the noise suppression is left as it is: its leftover noise
+    /// is not the household noise the compensation learnt, and compensating it too heard fewer
+    /// requests right at 5 dB (docs/benchmarks.md). So is telephone-band audio (`TelephoneBand`):
+    /// the compensation learnt full-band speech, and took telephone-band digits wrong that were
+    /// heard right without it.
+    func compensated(_ cepstra: Cepstra, suppressed: Bool, signalToNoise: Double?, heardSamples: [Int16]) -> Cepstra {
+        guard let noiseCompensation, !suppressed, let signalToNoise, signalToNoise < configuration.compensatesBelow,
+              !TelephoneBand.isTelephoneBand(heardSamples) else { return cepstra }
         return noiseCompensation.compensated(cepstra, strength: configuration.compensationStrength)
     }
 }

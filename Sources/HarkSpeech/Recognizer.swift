@@ -414,7 +414,7 @@ public final class Recognizer {
         let signalToNoise = audio.levels?.signalToNoise
         let quiet = (signalToNoise ?? -.infinity) >= configuration.otherWordsQuietAbove
         let cepstra = compensated(try self.cepstra(of: samples, heardIn: room, suppressed: suppressed),
-                                  suppressed: suppressed, signalToNoise: signalToNoise)
+                                  suppressed: suppressed, signalToNoise: signalToNoise, heardSamples: heardSamples)
         cpu.audio = ThreadClock.cpuSeconds() - audioStarted
         // The phone loop decodes the same features on its own thread meanwhile.
         let ((firstHeard, grammarSeconds), loop) = try decodeAlongsidePhoneLoop(cepstra) { () throws(RecognitionError) in

@@ -28,11 +28,12 @@ public struct RecognizerConfiguration: Sendable {
     /// The signal-to-noise estimate (dB, `SignalToNoise`) below which the compensation is used.
     public var compensatesBelow = RecognizerConfiguration.standardCompensatesBelow
     /// Both chosen on the tune half of `make bench-real` (docs/benchmarks.md): the full correction
-    /// heard the quiet rooms' requests worse and made the confidence less sure of noisy ones; in
-    /// rooms from 10 dB up it took telephone-band digits wrong that were heard right without it.
+    /// heard the quiet rooms' requests worse and made the confidence less sure of noisy ones; it
+    /// took telephone-band digits wrong that were heard right without it, so they are left as they
+    /// came (`Recognizer.compensated`), and then up to 20 dB helped, and further up no more.
     public static let standardCompensationStrength = 0.5
-    public static let standardCompensatesBelow = 10.0
-    /// "models/en-us.splice at strength 0.5 below 10 dB SNR", as benchmarks print it.
+    public static let standardCompensatesBelow = 20.0
+    /// "models/en-us.splice at strength 0.5 below 20 dB SNR", as benchmarks print it.
     public var noiseCompensationDescription: String {
         noiseCompensation.map {
             "\($0.path) at strength " + String(format: "%g below %g dB SNR", compensationStrength, compensatesBelow)

@@ -1,4 +1,6 @@
 import Foundation
+import HarkAudio
+import HarkGrammar
 import HarkSpeech
 import HarkTestSupport
 import Testing
@@ -32,6 +34,46 @@ import Testing
         #expect(offered(heard) == "turn living room lamp off", "\(heard)")
         // Without it the room turns "off" into "on".
         #expect(offered(asItCame) == "turn living room lamp on", "\(asItCame)")
+    }
+
+    /// `samples` with noise that has nothing above 3.7 kHz (a sum of tones at random pitches and
+    /// phases), `signalToNoise` dB below their loudest tenth: a room as a telephone-band
+    /// microphone hears it.
+    static func inTelephoneBandNoise(_ samples: [Int16], signalToNoise: Double) -> [Int16] {
+        var generator = SeededGenerator(seed: 66)
+        let tones = (0..<300).map { _ in (Double.random(in: 100...3_700, using: &generator), Double.random(in: 0...(2 * .pi), using: &generator)) }
+        var noise = [Double](repeating: 0, count: samples.count)
+        for (pitch, phase) in tones {
+            let step = 2 * Double.pi * pitch / 16_000
+            for index in noise.indices { noise[index] += sin(step * Double(index) + phase) }
+        }
+        let loudest = samples.map { Double($0) * Double($0) }.sorted().suffix(samples.count / 10)
+        let voicePower = loudest.reduce(0, +) / Double(loudest.count)
+        let noisePower = noise.map { $0 * $0 }.reduce(0, +) / Double(noise.count)
+        let gain = (voicePower / noisePower / pow(10, signalToNoise / 10)).squareRoot()
+        return zip(samples, noise).map { Int16(clamping: Int((Double($0) + gain * $1).rounded())) }
+    }
+
+    @Test func aTelephoneBandRequestIsHeardAsItCameInAnyRoom() throws {
+        // A real digit recorded at 8 kHz (audio-fixtures/digits) in a noisy room heard through
+        // the same band: the compensation learnt full-band speech, and is not used on it.
+        let (said, clean) = try OtherWordsRecognizerTests.digit("digits/digit-yweweler-4-17")
+        let samples = Self.inTelephoneBandNoise(clean, signalToNoise: 8)
+        #expect(TelephoneBand.isTelephoneBand(samples))
+        let room = try #require(SignalToNoise.estimate(samples))
+        #expect(room < RecognizerConfiguration.standardCompensatesBelow, "measured at \(room) dB")
+        func heard(compensated: Bool) throws -> Recognition {
+            var settings = RecognizerConfiguration()
+            settings.acousticTransform = AcousticTransformTests.shipped
+            settings.noiseCompensation = compensated ? Self.shipped : nil
+            let recognizer = try Recognizer(configuration: settings)
+            try recognizer.use(OtherWordsRecognizerTests.keypad)
+            return try recognizer.recognize(samples)
+        }
+        let (with, without) = (try heard(compensated: true), try heard(compensated: false))
+        #expect((with.isRejected ? with.guess : with.words) == [said], "\(with)")
+        #expect(with.utteranceMargin == without.utteranceMargin)
+        #expect(with.features?.otherHearing?.heardMargin == without.features?.otherHearing?.heardMargin)
     }
 
     @Test(arguments: ["home-en/turn_on_the_garage_light", "home-en/what_time_is_it", "home-en/make_bedroom_light_blue"])

@@ -109,6 +109,34 @@ import Testing
         #expect(clear.telephoneBand == nil && lost.telephoneBand == nil && measured.count == before)
     }
 
+    @Test func aTelephoneBandRequestInANoisyRoomIsAskedAboutFurtherUp() throws {
+        let threshold = Confidence.defaultThreshold, band = Confidence.defaultAskBand
+        let quietReach = RecognizerConfiguration.standardTelephoneBandReach
+        let noisyReach = NoisyConfirmation.standardTelephoneBandReach
+        #expect(noisyReach > quietReach && noisyReach > NoisyConfirmation.standardReach)
+        func judged(_ margin: Double, signalToNoise: Double, telephoneBand: Bool,
+                    reach: Double? = quietReach) throws -> Judgement {
+            var stage = AskingFirst(confirmation: .standard, telephoneBandReach: reach, threshold: threshold, askBand: band)
+            stage.isTelephoneBand = { _ in telephoneBand }
+            var judgement = Judgement(words: ["press", "two"])
+            judgement.margin = margin
+            stage.judge(&judgement, in: try Self.context(signalToNoise: signalToNoise))
+            return judgement
+        }
+        // Between the two reaches: asked about through the band in a noisy room, and only there.
+        let between = threshold + (quietReach + noisyReach) / 2
+        let noisy = try judged(between, signalToNoise: 10, telephoneBand: true)
+        #expect(noisy.margin < threshold && noisy.margin >= threshold - band && noisy.telephoneBand == true)
+        let quiet = try judged(between, signalToNoise: 50, telephoneBand: true)
+        #expect(quiet.margin == between && quiet.telephoneBand == nil)
+        #expect(try judged(between, signalToNoise: 10, telephoneBand: false).margin == between)
+        // A telephone band not asked about at all (`confirm_telephone_band: never`) is not asked about in noise either.
+        #expect(try judged(between, signalToNoise: 10, telephoneBand: true, reach: nil).margin == between)
+        // Past the noisy room's reach it is acted on.
+        let past = threshold + noisyReach + 0.05
+        #expect(try judged(past, signalToNoise: 10, telephoneBand: true).margin == past)
+    }
+
     @Test func theVerdictSaysWhyAndWhetherToAsk() throws {
         let configuration = RecognizerConfiguration()
         let phrase = try Self.phrase()
