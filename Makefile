@@ -211,7 +211,7 @@ bench-real: release
 		|| python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
 	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
 	    --json bench-out/real.json --markdown bench-out/real.md
-	$(UPDATE_FIGURES) bench-real bench-out/real.md --measured "$(MEASURED)"
+	$(UPDATE_FIGURES) bench-real bench-out/real.md --measured "$(MEASURED), corpus version $$(cat bench-out/real/corpus-version)"
 
 # The measuring loop for hearing in noise, under 15 minutes on two cores: a stratified subset of
 # the test side of bench-real's and bench-wake's real voices (bench/make-noise-corpus.py, made
