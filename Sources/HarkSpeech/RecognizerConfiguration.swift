@@ -33,10 +33,11 @@ public struct RecognizerConfiguration: Sendable {
     /// came (`Recognizer.compensated`), and then up to 20 dB helped, and further up no more.
     public static let standardCompensationStrength = 0.5
     public static let standardCompensatesBelow = 20.0
-    /// "models/en-us.splice at strength 0.5 below 20 dB SNR", as benchmarks print it.
+    /// "models/en-us.splice at strength 0.5 below 20 dB SNR, full-band audio only", as benchmarks print it.
     public var noiseCompensationDescription: String {
         noiseCompensation.map {
             "\($0.path) at strength " + String(format: "%g below %g dB SNR", compensationStrength, compensatesBelow)
+                + ", full-band audio only"
         } ?? "none"
     }
     /// pocketsphinx's own log. /dev/null unless someone is debugging it.
