@@ -204,10 +204,13 @@ bench-corpus: release
 # pocketsphinx with the same grammar and its default settings. The corpus is made once into
 # bench-out/real (again when bench/make-real-corpus.py's VERSION changes).
 SHARED_CORPORA ?= ../shared/corpora
+# True when the corpus folder $(1) was made by the script $(2) as it is now: its corpus-version
+# file says the script's VERSION.
+corpus_current = [ "$$(cat $(1)/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' $(2))" ]
 REAL_CONDITIONS = clean snr20 snr10 snr05 snr00 snr20-click
 bench-real: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ -d bench-out/real/apps/phone ] && [ "$$(cat bench-out/real/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-real-corpus.py)" ] \
+	@[ -d bench-out/real/apps/phone ] && $(call corpus_current,bench-out/real,bench/make-real-corpus.py) \
 		|| python3 bench/make-real-corpus.py $(SHARED_CORPORA) bench-out/real
 	$(RELEASE_HARK) bench $(addprefix bench-out/real/,$(REAL_CONDITIONS)) --apps bench-out/real/apps --baseline \
 	    --json bench-out/real.json --markdown bench-out/real.md
@@ -224,7 +227,7 @@ bench-real: release
 # make bench-real and make bench-wake confirm a change on every recording.
 bench-noise: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ "$$(cat bench-out/noise/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
+	@$(call corpus_current,bench-out/noise,bench/make-noise-corpus.py) \
 		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
 	bench/run-bench-noise.sh $(RELEASE_HARK) bench-out/noise bench-out/noise-report
 	$(UPDATE_FIGURES) bench-noise bench-out/noise-report/table.md --measured "$(MEASURED), corpus version $$(cat bench-out/noise/corpus-version)"
@@ -235,7 +238,7 @@ bench-noise: release
 # condition as bench/noisy-reaches.py judges them (pass it --try to weigh other reaches).
 bench-noise-tune: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ "$$(cat bench-out/noise-tune/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
+	@$(call corpus_current,bench-out/noise-tune,bench/make-noise-corpus.py) \
 		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise-tune --split tune --requests-only
 	$(RELEASE_HARK) bench $(addprefix bench-out/noise-tune/requests/,clean snr20 snr10 snr05 snr00) --apps bench-out/noise-tune/apps \
 	    --json bench-out/noise-tune-report.json > bench-out/noise-tune-report.log
@@ -246,7 +249,7 @@ bench-noise-tune: release
 # before the request is cut. About 25 minutes on one core: run it in the background.
 bench-turns: release
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	@[ "$$(cat bench-out/noise/corpus-version 2>/dev/null)" = "$$(sed -n 's/^VERSION = "\(.*\)"$$/\1/p' bench/make-noise-corpus.py)" ] \
+	@$(call corpus_current,bench-out/noise,bench/make-noise-corpus.py) \
 		|| python3 bench/make-noise-corpus.py $(SHARED_CORPORA) bench-out/noise
 	$(RELEASE_HARK) bench $(addprefix bench-out/noise/turns/,clean snr20 snr10 snr05 snr00) --apps bench-out/noise/apps \
 	    --spot-wake --json bench-out/turns.json
