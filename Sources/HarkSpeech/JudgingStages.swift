@@ -105,12 +105,9 @@ struct AskingFirst: JudgingStage {
     func judge(_ judged: inout Judgement, in context: JudgingContext) {
         let heard = judged.margin
         judged.heardMargin = heard
-        // The longest telephone-band reach this room could give: a noisy room's is longer.
-        let bandReach = telephoneBandReach.map {
-            max($0, NoisyConfirmation.askingReach(confirmation, signalToNoise: context.signalToNoise, denoised: false,
-                                                  telephoneBandReach: $0) ?? $0)
-        }
-        if let bandReach, heard >= threshold - askBand, heard < threshold + bandReach {
+        if let bandReach = NoisyConfirmation.bandReach(confirmation, signalToNoise: context.signalToNoise,
+                                                       telephoneBandReach: telephoneBandReach),
+           heard >= threshold - askBand, heard < threshold + bandReach {
             judged.telephoneBand = isTelephoneBand(context.heardSamples)
         }
         let reach = NoisyConfirmation.askingReach(confirmation, signalToNoise: context.signalToNoise, denoised: context.denoised,

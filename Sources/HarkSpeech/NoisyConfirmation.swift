@@ -86,10 +86,22 @@ public struct NoisyConfirmation: Sendable, Equatable {
     /// when neither asks.
     public static func askingReach(_ confirmation: NoisyConfirmation?, signalToNoise: Double?, denoised: Bool,
                                    agreed: Bool = false, telephoneBandReach: Double?) -> Double? {
-        let noisy = confirmation.flatMap { (signalToNoise ?? -.infinity) < $0.below ? $0 : nil }
-        let room = noisy?.reach(denoised: denoised, agreed: agreed)
-        let band = telephoneBandReach.map { max($0, noisy?.telephoneBandReach ?? 0) }
+        let room = noisyRoom(confirmation, signalToNoise: signalToNoise)?.reach(denoised: denoised, agreed: agreed)
+        let band = bandReach(confirmation, signalToNoise: signalToNoise, telephoneBandReach: telephoneBandReach)
         return [room, band].compactMap { $0 }.max()
+    }
+
+    /// How far above the threshold telephone-band audio is asked about in a room whose estimate
+    /// is `signalToNoise`: `telephoneBandReach`, or a noisy room's own when that is longer; nil
+    /// when the telephone band is not asked about.
+    public static func bandReach(_ confirmation: NoisyConfirmation?, signalToNoise: Double?,
+                                 telephoneBandReach: Double?) -> Double? {
+        telephoneBandReach.map { max($0, noisyRoom(confirmation, signalToNoise: signalToNoise)?.telephoneBandReach ?? 0) }
+    }
+
+    /// `confirmation`, when the room is below its limit.
+    private static func noisyRoom(_ confirmation: NoisyConfirmation?, signalToNoise: Double?) -> NoisyConfirmation? {
+        confirmation.flatMap { (signalToNoise ?? -.infinity) < $0.below ? $0 : nil }
     }
 
     /// How far above the threshold a request must be heard to count as clear, whatever the room:
