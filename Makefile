@@ -37,7 +37,7 @@ help:
 	@echo "make bench-wake — real wake words clean and at 10 dB against 10+ hours of speech that must not wake Hark, beside plain pocketsphinx"
 	@echo "make bench-wake-denoised — the same with every recording through WebRTC's noise suppression, quiet rooms too"
 	@echo "make bench-echo — wake words said while Hark speaks: quiet room, over its echo, echo cancelled"
-	@echo "make adapt — estimate models/en-us.mllr (the acoustic adaptation) and models/en-us.splice (the noise compensation) from real voices the benchmarks do not measure"
+	@echo "make adapt — estimate models/en-us.mllr (the acoustic adaptation) and models/en-us.noise-network (the noise compensation) from real voices the benchmarks do not measure"
 	@echo "make soak — ten thousand requests in one process: memory at 1,000 and 10,000"
 	@echo "make soak-quick — the same for 1,000 requests, for development"
 	@echo "make check-release — build the release binary and check it needs no Swift toolchain to run"
@@ -279,7 +279,7 @@ bench-serve: release wyoming-client
 # model estimated with sphinxtrain on real voices in real household noise, from speakers and
 # recordings the benchmarks never measure on (bench/make-adapt-corpus.py). make bench-real judges
 # it on the others, beside plain pocketsphinx; `hark bench --acoustic-adaptation none` without it.
-# The noise compensation (models/en-us.splice) is learnt from the same speech, clean and in noise.
+# The noise compensation (models/en-us.noise-network) is learnt from the same speech, clean and in noise.
 ADAPT_PACKAGES = sphinxtrain sphinxbase-utils pocketsphinx python3-numpy
 adapt:
 	@missing=$$(for p in $(ADAPT_PACKAGES); do \
@@ -290,7 +290,7 @@ adapt:
 	fi
 	python3 bench/make-adapt-corpus.py $(SHARED_CORPORA) bench-out/adapt
 	bench/estimate-mllr.sh models/en-us.mllr bench-out/adapt/wideband
-	python3 bench/estimate-noise-compensation.py $(SHARED_CORPORA) models/en-us.splice
+	python3 bench/estimate-noise-network.py $(SHARED_CORPORA) models/en-us.noise-network
 
 # Ten thousand requests answered in one process (the committed recordings, over and over: decoded,
 # carried out, answered in speech, donated to a scratch database), with memory at 1,000 and 10,000.

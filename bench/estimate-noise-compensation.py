@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Estimates the noise compensation Hark ships (models/en-us.splice; make adapt).
+"""Estimates a SPLICE noise compensation (shipped as models/en-us.splice until the network replaced it).
 
     bench/estimate-noise-compensation.py CORPORA OUT.splice [--components K] [--noises N] [--denoise TOOL]
 
@@ -101,6 +101,47 @@ def denoised(tool, samples):
     return np.concatenate([heard[DENOISE_DELAY:], np.zeros(max(0, len(samples) - len(heard) + DENOISE_DELAY))])[:len(samples)]
 
 
+def require(corpora, program):
+    """Exits with what is missing unless the tools and corpora the stereo speech needs are there."""
+    for tool in ["sox", "sphinx_fe"]:
+        if shutil.which(tool) is None:
+            sys.exit(f"{program}: {tool} is missing (apt-get install sox sphinxbase-utils)")
+    for needed in ["read-ljspeech", "wake-mycroft", "wake-jarvis", "noise-household"]:
+        if not os.path.isdir(os.path.join(corpora, needed)):
+            sys.exit(f"{program}: {os.path.join(corpora, needed)} is missing")
+
+
+def stereo(corpora, per_snr, denoise=None):
+    """[(noisy cepstra, clean cepstra, tag, held out)] of every wideband adaptation recording: its
+    clean mix (tag "clean", the same frames twice), then its noisy ones (tag the SNR, "20" to
+    "00"), every frame kept from the first 2.5 s on. Through `denoise` first if given. One
+    recording in ten is held out, by a hash of its name."""
+    noises = [(name, real.read_audio(os.path.join(corpora, "noise-household", file))) for name, file in real.NOISES]
+    items = [item for item in adapt.recordings(corpora) if not item[0].startswith("digit-")]
+    out = []
+    with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for number, (name, path, _) in enumerate(items):
+            wavs = []
+            for tag, samples in mixes(name, real.read_audio(path), noises, per_snr):
+                if denoise and tag != "clean":
+                    samples = denoised(denoise, samples)
+                wavs.append((tag, os.path.join(work, f"{name}.{tag}.wav")))
+                real.write_audio(wavs[-1][1], samples)
+            heard = dict(zip([tag for tag, _ in wavs], pool.map(cepstra, [wav for _, wav in wavs])))
+            clean = heard.pop("clean")[SKIP_FRAMES:]
+            held = zlib.crc32(name.encode()) % 10 == 0
+            out.append((clean, clean, "clean", held))
+            for tag, noisy in heard.items():
+                n = min(len(clean), len(noisy) - SKIP_FRAMES)
+                out.append((noisy[SKIP_FRAMES:SKIP_FRAMES + n], clean[:n], tag[-2:], held))
+            for _, wav in wavs:
+                os.remove(wav)
+                os.remove(wav[:-4] + ".mfc")
+            if (number + 1) % 25 == 0:
+                print(f"{number + 1}/{len(items)} recordings heard", file=sys.stderr)
+    return out
+
+
 def with_deltas(frames):
     padded = np.pad(frames, ((2, 2), (0, 0)), mode="edge")
     return np.hstack([frames, (padded[4:] - padded[:-4]) / 2.0])
@@ -148,36 +189,11 @@ def main():
     args = parser.parse_args()
     if args.denoise and not os.access(args.denoise, os.X_OK):
         sys.exit(f"estimate-noise-compensation.py: {args.denoise} is not a program (make it from bench/webrtc-denoise.cc)")
-    for tool in ["sox", "sphinx_fe"]:
-        if shutil.which(tool) is None:
-            sys.exit(f"estimate-noise-compensation.py: {tool} is missing (apt-get install sox sphinxbase-utils)")
-    for needed in ["read-ljspeech", "wake-mycroft", "wake-jarvis", "noise-household"]:
-        if not os.path.isdir(os.path.join(args.corpora, needed)):
-            sys.exit(f"estimate-noise-compensation.py: {os.path.join(args.corpora, needed)} is missing")
-    noises = [(name, real.read_audio(os.path.join(args.corpora, "noise-household", file))) for name, file in real.NOISES]
-    items = [item for item in adapt.recordings(args.corpora) if not item[0].startswith("digit-")]
+    require(args.corpora, "estimate-noise-compensation.py")
     train, held = [], []
-    with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for number, (name, path, _) in enumerate(items):
-            wavs = []
-            for tag, samples in mixes(name, real.read_audio(path), noises, args.noises):
-                if args.denoise and tag != "clean":
-                    samples = denoised(args.denoise, samples)
-                wavs.append((tag, os.path.join(work, f"{name}.{tag}.wav")))
-                real.write_audio(wavs[-1][1], samples)
-            heard = dict(zip([tag for tag, _ in wavs], pool.map(cepstra, [wav for _, wav in wavs])))
-            clean = heard.pop("clean")[SKIP_FRAMES:]
-            side = held if zlib.crc32(name.encode()) % 10 == 0 else train
-            side.append((with_deltas(clean), np.zeros_like(clean), "clean"))
-            for tag, noisy in heard.items():
-                n = min(len(clean), len(noisy) - SKIP_FRAMES)
-                noisy = noisy[SKIP_FRAMES:SKIP_FRAMES + n]
-                side.append((with_deltas(noisy), clean[:n] - noisy, tag[-2:]))
-            for _, wav in wavs:
-                os.remove(wav)
-                os.remove(wav[:-4] + ".mfc")
-            if (number + 1) % 25 == 0:
-                print(f"{number + 1}/{len(items)} recordings heard", file=sys.stderr)
+    for noisy, clean, tag, is_held in stereo(args.corpora, args.noises, args.denoise):
+        side = held if is_held else train
+        side.append((with_deltas(noisy), clean - noisy, tag))
     features = np.vstack([f for f, _, _ in train])
     differences = np.vstack([d for _, d, _ in train])
     print(f"{len(features)} frames to learn from, {len(held)} mixes held out", file=sys.stderr)

@@ -63,7 +63,7 @@ public enum HarkPaths {
 
     /// The project's noise compensation (`RecognizerConfiguration.noiseCompensation`), if present.
     public static func noiseCompensation(in models: URL?) -> URL? {
-        installed("en-us.splice", in: models)
+        installed("en-us.noise-network", in: models)
     }
 
     /// The common words the wake word is checked against (`OtherWords`), if present.

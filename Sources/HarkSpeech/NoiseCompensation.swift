@@ -14,7 +14,9 @@ public import Foundation
 ///
 /// The file is text: the line `hark-noise-compensation 1`, the line `components K coefficients N`,
 /// then one line for each component: its weight, its 2N means (the N cepstra, then their N deltas),
-/// its 2N variances, and its N corrections.
+/// its 2N variances, and its N corrections. A file that starts `hark-noise-compensation-network 1`
+/// holds a network that predicts each frame's correction from the frames around it instead
+/// (`NoiseCompensationNetwork`); it is used the same way.
 public struct NoiseCompensation: Sendable {
     public static let fileHeader = "hark-noise-compensation 1"
 
@@ -29,6 +31,8 @@ public struct NoiseCompensation: Sendable {
     private let inverseVariances: [Double]
     /// components × coefficients: clean less noisy.
     private let corrections: [Double]
+    /// The network a `NoiseCompensationNetwork` file holds, used instead of the mixture.
+    private let network: NoiseCompensationNetwork?
 
     /// Reads a compensation file; throws with its name and what is wrong unless it is one.
     public init(contentsOf url: URL) throws(RecognitionError) {
@@ -46,8 +50,16 @@ public struct NoiseCompensation: Sendable {
             RecognitionError(.modelLoad, "\(name) is not a noise compensation (\(Self.fileHeader)): \(what)")
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
+        if lines.first?.trimmingCharacters(in: .whitespaces) == NoiseCompensationNetwork.fileHeader {
+            let network = try NoiseCompensationNetwork(text: text, name: name)
+            self.network = network
+            coefficients = network.coefficients
+            (components, logScales, means, inverseVariances, corrections) = (0, [], [], [], [])
+            return
+        }
+        network = nil
         guard lines.first?.trimmingCharacters(in: .whitespaces) == Self.fileHeader else {
-            throw problem("its first line is not \"\(Self.fileHeader)\"")
+            throw problem("its first line is neither \"\(Self.fileHeader)\" nor \"\(NoiseCompensationNetwork.fileHeader)\"")
         }
         lines = lines.dropFirst()
         let shape = lines.first?.split(separator: " ") ?? []
@@ -92,6 +104,7 @@ public struct NoiseCompensation: Sendable {
     /// `cepstra` with each frame moved by `strength` (0 to 1) of its expected correction.
     /// The deltas the mixture weighs are (c[t+2] − c[t−2]) / 2, held at the utterance's edges.
     func compensated(_ cepstra: Cepstra, strength: Double) -> Cepstra {
+        if let network { return network.compensated(cepstra, strength: strength) }
         let width = coefficients, features = 2 * coefficients
         let frames = cepstra.frames
         guard cepstra.width == width, frames > 0, strength > 0 else { return cepstra }

@@ -20,7 +20,7 @@ public struct RecognizerConfiguration: Sendable {
     /// passes listen through it: the confidence compares them, so they must hear the same model.
     public var acousticTransform: URL?
     /// Noise compensation of the cepstra (`NoiseCompensation`, e.g. the project's
-    /// models/en-us.splice), used on a request heard as it came in a room whose signal-to-noise
+    /// models/en-us.noise-network), used on a request heard as it came in a room whose signal-to-noise
     /// estimate is below `compensatesBelow`; nil never. A quiet room's requests are heard as before.
     public var noiseCompensation: URL?
     /// How much of each frame's correction is applied (0 to 1).
@@ -33,7 +33,7 @@ public struct RecognizerConfiguration: Sendable {
     /// came (`Recognizer.compensated`), and then up to 20 dB helped, and further up no more.
     public static let standardCompensationStrength = 0.5
     public static let standardCompensatesBelow = 20.0
-    /// "models/en-us.splice at strength 0.5 below 20 dB SNR, full-band audio only", as benchmarks print it.
+    /// "models/en-us.noise-network at strength 0.5 below 20 dB SNR, full-band audio only", as benchmarks print it.
     public var noiseCompensationDescription: String {
         noiseCompensation.map {
             "\($0.path) at strength " + String(format: "%g below %g dB SNR", compensationStrength, compensatesBelow)

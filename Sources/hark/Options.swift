@@ -77,7 +77,7 @@ struct RecognizerOptions: ParsableArguments {
     var acousticAdaptation: String?
 
     @Option(help: ArgumentHelp("Compensate a noisy room's requests with this noise compensation (as `make adapt` estimates), or \"none\" to hear them as they come.",
-                               discussion: "Defaults to models/en-us.splice when the models folder has one. Used on requests heard through a full-band microphone in rooms under \(String(format: "%g", RecognizerConfiguration.standardCompensatesBelow)) dB of signal over noise (telephone-band audio is heard as it came); the wake word does not use it.",
+                               discussion: "Defaults to models/en-us.noise-network when the models folder has one. Used on requests heard through a full-band microphone in rooms under \(String(format: "%g", RecognizerConfiguration.standardCompensatesBelow)) dB of signal over noise (telephone-band audio is heard as it came); the wake word does not use it.",
                                valueName: "file|none"))
     var noiseCompensation: String?
 
