@@ -111,11 +111,11 @@ def require(corpora, program):
             sys.exit(f"{program}: {os.path.join(corpora, needed)} is missing")
 
 
-def stereo(corpora, per_snr, denoise=None):
+def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES):
     """[(noisy cepstra, clean cepstra, tag, held out)] of every wideband adaptation recording: its
     clean mix (tag "clean", the same frames twice), then its noisy ones (tag the SNR, "20" to
-    "00"), every frame kept from the first 2.5 s on. Through `denoise` first if given. One
-    recording in ten is held out, by a hash of its name."""
+    "00"), every frame kept from the `skip`th on (2.5 s: the noise removal has heard the room).
+    Through `denoise` first if given. One recording in ten is held out, by a hash of its name."""
     noises = [(name, real.read_audio(os.path.join(corpora, "noise-household", file))) for name, file in real.NOISES]
     items = [item for item in adapt.recordings(corpora) if not item[0].startswith("digit-")]
     out = []
@@ -128,12 +128,12 @@ def stereo(corpora, per_snr, denoise=None):
                 wavs.append((tag, os.path.join(work, f"{name}.{tag}.wav")))
                 real.write_audio(wavs[-1][1], samples)
             heard = dict(zip([tag for tag, _ in wavs], pool.map(cepstra, [wav for _, wav in wavs])))
-            clean = heard.pop("clean")[SKIP_FRAMES:]
+            clean = heard.pop("clean")[skip:]
             held = zlib.crc32(name.encode()) % 10 == 0
             out.append((clean, clean, "clean", held))
             for tag, noisy in heard.items():
-                n = min(len(clean), len(noisy) - SKIP_FRAMES)
-                out.append((noisy[SKIP_FRAMES:SKIP_FRAMES + n], clean[:n], tag[-2:], held))
+                n = min(len(clean), len(noisy) - skip)
+                out.append((noisy[skip:skip + n], clean[:n], tag[-2:], held))
             for _, wav in wavs:
                 os.remove(wav)
                 os.remove(wav[:-4] + ".mfc")

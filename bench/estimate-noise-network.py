@@ -95,9 +95,11 @@ def main():
     parser.add_argument("--context", type=int, default=5, help="frames on each side a correction is learnt from")
     parser.add_argument("--hidden", type=int, default=256, help="units in each of the two hidden layers")
     parser.add_argument("--epochs", type=int, default=8, help="rounds over the training frames")
+    parser.add_argument("--skip", type=int, default=splice.SKIP_FRAMES,
+                        help="frames of each mix's room left out before learning (100 a second)")
     args = parser.parse_args()
     splice.require(args.corpora, "estimate-noise-network.py")
-    mixes = splice.stereo(args.corpora, args.noises)
+    mixes = splice.stereo(args.corpora, args.noises, skip=args.skip)
     x, y, _ = examples(mixes, args.context, held=False)
     held_x, held_y, held_tags = examples(mixes, args.context, held=True)
     print(f"{len(x)} frames to learn from, {len(held_x)} held out", file=sys.stderr)
