@@ -279,8 +279,9 @@ bench-serve: release wyoming-client
 # model estimated with sphinxtrain on real voices in real household noise, from speakers and
 # recordings the benchmarks never measure on (bench/make-adapt-corpus.py). make bench-real judges
 # it on the others, beside plain pocketsphinx; `hark bench --acoustic-adaptation none` without it.
-# The noise compensation (models/en-us.noise-network) is learnt from the same speech, clean and in noise.
-ADAPT_PACKAGES = sphinxtrain sphinxbase-utils pocketsphinx python3-numpy
+# The noise compensation (models/en-us.noise-network) is learnt from the same speech and the tune
+# side's wake phrases, clean and in noise.
+ADAPT_PACKAGES = sphinxtrain sphinxbase-utils pocketsphinx python3-numpy sox
 adapt:
 	@missing=$$(for p in $(ADAPT_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \

@@ -111,16 +111,17 @@ def require(corpora, program):
             sys.exit(f"{program}: {os.path.join(corpora, needed)} is missing")
 
 
-def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES):
+def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=()):
     """[(noisy cepstra, clean cepstra, tag, held out)] of every wideband adaptation recording: its
     clean mix (tag "clean", the same frames twice), then its noisy ones (tag the SNR, "20" to
     "00"), every frame kept from the `skip`th on (2.5 s: the noise removal has heard the room).
-    Through `denoise` first if given. One recording in ten is held out, by a hash of its name."""
+    Through `denoise` first if given; `extra` (name, path) recordings after them. One recording in
+    ten is held out, by a hash of its name."""
     noises = [(name, real.read_audio(os.path.join(corpora, "noise-household", file))) for name, file in real.NOISES]
-    items = [item for item in adapt.recordings(corpora) if not item[0].startswith("digit-")]
+    items = [item[:2] for item in adapt.recordings(corpora) if not item[0].startswith("digit-")] + list(extra)
     out = []
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for number, (name, path, _) in enumerate(items):
+        for number, (name, path) in enumerate(items):
             wavs = []
             for tag, samples in mixes(name, real.read_audio(path), noises, per_snr):
                 if denoise and tag != "clean":

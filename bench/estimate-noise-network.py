@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Learns the noise compensation network Hark ships (models/en-us.noise-network; make adapt).
 
-    bench/estimate-noise-network.py CORPORA OUT [--noises N] [--context C] [--hidden H] [--epochs E]
+    bench/estimate-noise-network.py CORPORA OUT [--noises N] [--context C] [--hidden H] [--epochs E] [--skip F]
 
-The same stereo speech as bench/estimate-noise-compensation.py (SPLICE): make adapt's wideband
-recordings, each clean and in N of the four household noises at 20, 10, 5 and 0 dB SNR, with 3 s
-of the room first, through sphinx_fe with Hark's front-end settings. Here a small network learns
+The same stereo speech as bench/estimate-noise-compensation.py (SPLICE), from make adapt's
+wideband recordings and, for more voices, the tune side's recordings of the wake phrases
+"amelia", "athena" and "hey chatterbox" (202 recordings of about a second, nearly every one
+by another person): each clean and in N of the four household noises at 20, 10, 5 and 0 dB SNR,
+with 3 s of the room first, through sphinx_fe with Hark's front-end settings. Here a small network learns
 each noisy frame's correction (its clean twin's cepstra less its own) from the noisy frames
 around it, C on each side: two layers of H rectified units and a linear layer of 13, trained on
 the squared error of the standardised corrections by Adam (a fixed seed, minibatches of 512, the
@@ -34,6 +36,16 @@ HEADER = "hark-noise-compensation-network 1"
 BATCH = 512
 RATE = 1e-3
 TAGS = ["20", "10", "05", "00"]
+
+
+def wake_phrases(corpora):
+    """(name, path) of the wake phrases' recordings on the side both benchmarks tune on (a UUID
+    starting 0-3, as make-adapt-corpus.py takes): more voices to learn from, no transcript needed."""
+    for phrase, prefix in [("amelia", "amelia-"), ("athena", "athena-en-"), ("heychatterbox", "heychatterbox-en-us-")]:
+        folder = os.path.join(corpora, "wake-mycroft", phrase)
+        for wav in sorted(f for f in os.listdir(folder) if f.endswith(".wav") and f.startswith(prefix)):
+            if splice.adapt.tune_uuid(wav, prefix):
+                yield f"{phrase}-{wav[len(prefix):len(prefix) + 13]}", os.path.join(folder, wav)
 
 
 def windows(frames, context):
@@ -99,7 +111,7 @@ def main():
                         help="frames of each mix's room left out before learning (100 a second)")
     args = parser.parse_args()
     splice.require(args.corpora, "estimate-noise-network.py")
-    mixes = splice.stereo(args.corpora, args.noises, skip=args.skip)
+    mixes = splice.stereo(args.corpora, args.noises, skip=args.skip, extra=list(wake_phrases(args.corpora)))
     x, y, _ = examples(mixes, args.context, held=False)
     held_x, held_y, held_tags = examples(mixes, args.context, held=True)
     print(f"{len(x)} frames to learn from, {len(held_x)} held out", file=sys.stderr)
