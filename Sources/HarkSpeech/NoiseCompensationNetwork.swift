@@ -6,8 +6,8 @@ internal import Foundation
 ///
 /// Why beside SPLICE (`NoiseCompensation`): SPLICE moves a frame by the mean correction of the
 /// kind of frame it is, one frame at a time; household noise comes and goes within a syllable,
-/// and the frames around a frame tell how much of it is the noise's. Learnt from the same stereo
-/// recordings (`bench/estimate-noise-compensation.py --network`).
+/// and the frames around a frame tell how much of it is the noise's. Learnt by
+/// `bench/estimate-noise-network.py` from SPLICE's stereo recordings and more voices.
 ///
 /// The file is text: the line `hark-noise-compensation-network 1`, the line
 /// `context C coefficients N layers L`, the inputs' (2C+1)·N means and scales and the N output
