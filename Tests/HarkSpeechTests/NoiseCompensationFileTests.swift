@@ -50,13 +50,20 @@ struct NoiseCompensationFileTests {
         (NoiseCompensationFileTests.file([NoiseCompensationFileTests.lowComponent]).replacingOccurrences(of: "-10.0", with: "nan"), "\"nan\" is not a number"),
     ])
     func aDamagedFileIsRefusedWithWhatIsWrong(_ text: String, _ complaint: String) {
+        Self.expectRefused(text, named: "/tmp/room.splice", saying: "/tmp/room.splice is not a noise compensation", complaint)
+    }
+
+    /// Expects `text`, read as the compensation file `name`, refused as a model that cannot load,
+    /// with `refusal` and `complaint` in the message.
+    static func expectRefused(_ text: String, named name: String, saying refusal: String, _ complaint: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
         do {
-            _ = try NoiseCompensation(text: text, name: "/tmp/room.splice")
-            Issue.record("a damaged file was taken")
+            _ = try NoiseCompensation(text: text, name: name)
+            Issue.record("a damaged file was taken", sourceLocation: sourceLocation)
         } catch {
-            #expect(error.code == .modelLoad)
-            #expect(error.message.contains("/tmp/room.splice is not a noise compensation"), "\(error.message)")
-            #expect(error.message.contains(complaint), "\(error.message)")
+            #expect(error.code == .modelLoad, sourceLocation: sourceLocation)
+            #expect(error.message.contains(refusal), "\(error.message)", sourceLocation: sourceLocation)
+            #expect(error.message.contains(complaint), "\(error.message)", sourceLocation: sourceLocation)
         }
     }
 

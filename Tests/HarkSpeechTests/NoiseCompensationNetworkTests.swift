@@ -71,13 +71,7 @@ struct NoiseCompensationNetworkTests {
         (String(NoiseCompensationNetworkTests.file().prefix(80)), "it ends before the input scales"),
     ])
     func aDamagedFileIsRefusedWithWhatIsWrong(_ text: String, _ complaint: String) {
-        do {
-            _ = try NoiseCompensation(text: text, name: "/tmp/room.network")
-            Issue.record("a damaged file was taken")
-        } catch {
-            #expect(error.code == .modelLoad)
-            #expect(error.message.contains("/tmp/room.network is not a noise compensation network"), "\(error.message)")
-            #expect(error.message.contains(complaint), "\(error.message)")
-        }
+        NoiseCompensationFileTests.expectRefused(text, named: "/tmp/room.network",
+                                                 saying: "/tmp/room.network is not a noise compensation network", complaint)
     }
 }
