@@ -111,26 +111,38 @@ def require(corpora, program):
             sys.exit(f"{program}: {os.path.join(corpora, needed)} is missing")
 
 
-def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=()):
+def spoken_at(path, speed):
+    """The recording as 16 kHz float samples, played `speed` times as fast (pitch with it, as a
+    shorter or longer voice would say it; sox's speed effect)."""
+    if speed == 1.0:
+        return real.read_audio(path)
+    raw = subprocess.run(["sox", "-R", path, "-t", "raw", "-r", str(real.RATE), "-c", "1", "-b", "16",
+                          "-e", "signed-integer", "-", "speed", f"{speed:g}"], check=True, capture_output=True).stdout
+    return np.frombuffer(raw, dtype="<i2").astype(np.float64) / 32768.0
+
+
+def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1.0,)):
     """[(noisy cepstra, clean cepstra, tag, held out)] of every wideband adaptation recording: its
     clean mix (tag "clean", the same frames twice), then its noisy ones (tag the SNR, "20" to
     "00"), every frame kept from the `skip`th on (2.5 s: the noise removal has heard the room).
-    Through `denoise` first if given; `extra` (name, path) recordings after them. One recording in
-    ten is held out, by a hash of its name."""
+    Through `denoise` first if given; `extra` (name, path) recordings after them; each recording
+    once at each of `speeds` (1 as it came). One recording in ten is held out, by a hash of its
+    name (all its speeds with it)."""
     noises = [(name, real.read_audio(os.path.join(corpora, "noise-household", file))) for name, file in real.NOISES]
     items = [item[:2] for item in adapt.recordings(corpora) if not item[0].startswith("digit-")] + list(extra)
+    items = [(name if speed == 1.0 else f"{name}@{speed:g}", name, path, speed) for name, path in items for speed in speeds]
     out = []
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for number, (name, path) in enumerate(items):
+        for number, (name, base, path, speed) in enumerate(items):
             wavs = []
-            for tag, samples in mixes(name, real.read_audio(path), noises, per_snr):
+            for tag, samples in mixes(name, spoken_at(path, speed), noises, per_snr):
                 if denoise and tag != "clean":
                     samples = denoised(denoise, samples)
                 wavs.append((tag, os.path.join(work, f"{name}.{tag}.wav")))
                 real.write_audio(wavs[-1][1], samples)
             heard = dict(zip([tag for tag, _ in wavs], pool.map(cepstra, [wav for _, wav in wavs])))
             clean = heard.pop("clean")[skip:]
-            held = zlib.crc32(name.encode()) % 10 == 0
+            held = zlib.crc32(base.encode()) % 10 == 0
             out.append((clean, clean, "clean", held))
             for tag, noisy in heard.items():
                 n = min(len(clean), len(noisy) - skip)

@@ -2,6 +2,7 @@
 """Learns the noise compensation network Hark ships (models/en-us.noise-network; make adapt).
 
     bench/estimate-noise-network.py CORPORA OUT [--noises N] [--context C] [--hidden H] [--epochs E] [--skip F]
+                                    [--speeds S ...]
 
 The same stereo speech as bench/estimate-noise-compensation.py (SPLICE), from make adapt's
 wideband recordings and, for more voices, the tune side's recordings of the wake phrases
@@ -55,9 +56,21 @@ def windows(frames, context):
 
 
 def examples(mixes, context, held):
-    rows = [(windows(noisy, context), clean - noisy, tag) for noisy, clean, tag, h in mixes if h == held]
-    return (np.vstack([x for x, _, _ in rows]).astype(np.float32), np.vstack([y for _, y, _ in rows]).astype(np.float32),
-            np.concatenate([[tag] * len(x) for x, _, tag in rows]))
+    """(inputs, corrections, tags) of the held-out mixes or the others, one row a frame, in
+    arrays made once (the inputs of three speeds run to gigabytes)."""
+    chosen = [(noisy, clean, tag) for noisy, clean, tag, h in mixes if h == held]
+    frames = sum(len(noisy) for noisy, _, _ in chosen)
+    width = chosen[0][0].shape[1]
+    x = np.empty((frames, (2 * context + 1) * width), np.float32)
+    y = np.empty((frames, width), np.float32)
+    tags = np.empty(frames, dtype=object)
+    row = 0
+    for noisy, clean, tag in chosen:
+        x[row:row + len(noisy)] = windows(noisy, context)
+        y[row:row + len(noisy)] = clean - noisy
+        tags[row:row + len(noisy)] = tag
+        row += len(noisy)
+    return x, y, tags
 
 
 class Network:
@@ -107,19 +120,24 @@ def main():
     parser.add_argument("--context", type=int, default=5, help="frames on each side a correction is learnt from")
     parser.add_argument("--hidden", type=int, default=256, help="units in each of the two hidden layers")
     parser.add_argument("--epochs", type=int, default=8, help="rounds over the training frames")
+    parser.add_argument("--speeds", type=float, nargs="+", default=[1.0],
+                        help="each recording at these speeds too (sox's speed: 0.9 is slower and lower)")
     parser.add_argument("--skip", type=int, default=splice.SKIP_FRAMES,
                         help="frames of each mix's room left out before learning (100 a second)")
     args = parser.parse_args()
     splice.require(args.corpora, "estimate-noise-network.py")
-    mixes = splice.stereo(args.corpora, args.noises, skip=args.skip, extra=list(wake_phrases(args.corpora)))
+    mixes = splice.stereo(args.corpora, args.noises, skip=args.skip, extra=list(wake_phrases(args.corpora)),
+                           speeds=args.speeds)
     x, y, _ = examples(mixes, args.context, held=False)
     held_x, held_y, held_tags = examples(mixes, args.context, held=True)
     print(f"{len(x)} frames to learn from, {len(held_x)} held out", file=sys.stderr)
     means, scales = x.mean(0), x.std(0) + 1e-6
     out_scales = y.std(0) + 1e-6
-    x = (x - means) / scales
-    y = y / out_scales
-    held_x = (held_x - means) / scales
+    x -= means
+    x /= scales
+    y /= out_scales
+    held_x -= means
+    held_x /= scales
     rng = np.random.default_rng(1)
     network = Network(x.shape[1], args.hidden, y.shape[1], rng)
     for epoch in range(args.epochs):
