@@ -17,8 +17,9 @@ import Foundation
 /// Off by default (`WakeWordConfiguration.amplifiesFaintVoices`; `wake_faint_voice_gain: on` in
 /// the settings turns it on), because a sound that steps up from a quiet room (a fan starting)
 /// stands 12 dB above the room and is below -40 dBFS: it is taken for a faint voice and amplified
-/// until the voice itself comes, and the false alarms it costs have not been measured on ten
-/// hours yet. Measured with `hark bench-wake --split test --faint-voice-gain` on the test
+/// until the voice itself comes. Over hours of other speech it woke Hark no more often, but a
+/// usual voice after a quiet room was missed more often for "jarvis", "amelia" and "hey
+/// chatterbox" (docs/benchmarks.md, "The faint voice gain over hours of other speech"). Measured with `hark bench-wake --split test --faint-voice-gain` on the test
 /// recordings whose loudest tenth of 25 ms pieces is below -40 dBFS and 40 others of each phrase,
 /// each heard after its own room, missed at the default clean / at 10 dB, as they come → brought
 /// up: "athena" 72 / 80 → 32 / 52 of 112 (never proposed 51 → 5 clean), "jarvis" 6 / 17 → 6 / 17
