@@ -18,8 +18,9 @@ import Foundation
 /// the settings turns it on), because a sound that steps up from a quiet room (a fan starting)
 /// stands 12 dB above the room and is below -40 dBFS: it is taken for a faint voice and amplified
 /// until the voice itself comes. Over hours of other speech it woke Hark no more often, but a
-/// usual voice after a quiet room was missed more often for "jarvis", "amelia" and "hey
-/// chatterbox" (docs/benchmarks.md, "The faint voice gain over hours of other speech"). Measured with `hark bench-wake --split test --faint-voice-gain` on the test
+/// breath or a click before a usual voice in a quiet room is taken for a faint voice too, and
+/// some usual "jarvis" and "hey chatterbox" were missed through it (docs/benchmarks.md, "The
+/// faint voice gain over hours of other speech"). Measured with `hark bench-wake --split test --faint-voice-gain` on the test
 /// recordings whose loudest tenth of 25 ms pieces is below -40 dBFS and 40 others of each phrase,
 /// each heard after its own room, missed at the default clean / at 10 dB, as they come → brought
 /// up: "athena" 72 / 80 → 32 / 52 of 112 (never proposed 51 → 5 clean), "jarvis" 6 / 17 → 6 / 17
