@@ -111,16 +111,6 @@ def require(corpora, program):
             sys.exit(f"{program}: {os.path.join(corpora, needed)} is missing")
 
 
-def spoken_at(path, speed):
-    """The recording as 16 kHz float samples, played `speed` times as fast (pitch with it, as a
-    shorter or longer voice would say it; sox's speed effect)."""
-    if speed == 1.0:
-        return real.read_audio(path)
-    raw = subprocess.run(["sox", "-R", path, "-t", "raw", "-r", str(real.RATE), "-c", "1", "-b", "16",
-                          "-e", "signed-integer", "-", "speed", f"{speed:g}"], check=True, capture_output=True).stdout
-    return np.frombuffer(raw, dtype="<i2").astype(np.float64) / 32768.0
-
-
 def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1.0,)):
     """[(noisy cepstra, clean cepstra, tag, held out)] of every wideband adaptation recording: its
     clean mix (tag "clean", the same frames twice), then its noisy ones (tag the SNR, "20" to
@@ -135,7 +125,9 @@ def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         for number, (name, base, path, speed) in enumerate(items):
             wavs = []
-            for tag, samples in mixes(name, spoken_at(path, speed), noises, per_snr):
+            # sox's speed moves the pitch with the pace, as a shorter or longer voice would.
+            speech = real.read_audio(path, [] if speed == 1.0 else ["speed", f"{speed:g}"])
+            for tag, samples in mixes(name, speech, noises, per_snr):
                 if denoise and tag != "clean":
                     samples = denoised(denoise, samples)
                 wavs.append((tag, os.path.join(work, f"{name}.{tag}.wav")))

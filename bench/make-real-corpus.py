@@ -69,10 +69,11 @@ DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 TUNE_SPEAKERS = {"jackson", "nicolas", "theo"}
 
 
-def read_audio(path):
-    """Any WAV as 16 kHz mono float samples in [-1, 1], converted by sox."""
+def read_audio(path, effects=()):
+    """Any WAV as 16 kHz mono float samples in [-1, 1], converted by sox, through sox's `effects`
+    (e.g. ["speed", "1.1"]) if given."""
     raw = subprocess.run(["sox", "-R", path, "-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16",
-                          "-e", "signed-integer", "-"], check=True, capture_output=True).stdout
+                          "-e", "signed-integer", "-", *effects], check=True, capture_output=True).stdout
     return np.frombuffer(raw, dtype="<i2").astype(np.float64) / 32768.0
 
 

@@ -20,11 +20,11 @@ import Foundation
 /// until the voice itself comes. Over hours of other speech it woke Hark no more often, but a
 /// breath or a click before a usual voice in a quiet room is taken for a faint voice too, and
 /// some usual "jarvis" and "hey chatterbox" were missed through it (docs/benchmarks.md, "The
-/// faint voice gain over hours of other speech"). Measured with `hark bench-wake --split test --faint-voice-gain` on the test
-/// recordings whose loudest tenth of 25 ms pieces is below -40 dBFS and 40 others of each phrase,
-/// each heard after its own room, missed at the default clean / at 10 dB, as they come → brought
-/// up: "athena" 72 / 80 → 32 / 52 of 112 (never proposed 51 → 5 clean), "jarvis" 6 / 17 → 6 / 17
-/// of 41, "amelia" 24 / 31 → 25 / 32 of 44. (When the corpus laid a second of near silence
+/// faint voice gain over hours of other speech"). Measured with `hark bench-wake --split test
+/// --faint-voice-gain` on the test recordings whose loudest tenth of 25 ms pieces is below
+/// -40 dBFS and 40 others of each phrase, each heard after its own room, missed at the default
+/// clean / at 10 dB, as they come → brought up: "athena" 72 / 80 → 32 / 52 of 112 (never
+/// proposed 51 → 5 clean), "jarvis" 6 / 17 → 6 / 17 of 41, "amelia" 24 / 31 → 25 / 32 of 44. (When the corpus laid a second of near silence
 /// before each recording, its own background stepped up from it and usual "jarvis" and "amelia"
 /// recordings were missed more through the gain, 6 → 8 and 25 → 29 clean.)
 public enum FaintVoiceGain {
