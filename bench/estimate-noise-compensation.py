@@ -111,13 +111,14 @@ def require(corpora, program):
             sys.exit(f"{program}: {os.path.join(corpora, needed)} is missing")
 
 
-def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1.0,)):
+def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1.0,), leave_out=()):
     """[(noisy cepstra, clean cepstra, tag, held out)] of every wideband adaptation recording: its
     clean mix (tag "clean", the same frames twice), then its noisy ones (tag the SNR, "20" to
     "00"), every frame kept from the `skip`th on (2.5 s: the noise removal has heard the room).
     Through `denoise` first if given; `extra` (name, path) recordings after them; each recording
     once at each of `speeds` (1 as it came). One recording in ten is held out, by a hash of its
-    name (all its speeds with it)."""
+    name (all its speeds with it). The mixes in the noises named in `leave_out` are left out, the
+    others kept as they are."""
     noises = [(name, real.read_audio(os.path.join(corpora, "noise-household", file))) for name, file in real.NOISES]
     items = [item[:2] for item in adapt.recordings(corpora) if not item[0].startswith("digit-")] + list(extra)
     items = [(name if speed == 1.0 else f"{name}@{speed:g}", name, path, speed) for name, path in items for speed in speeds]
@@ -128,6 +129,8 @@ def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1
             # sox's speed moves the pitch with the pace, as a shorter or longer voice would.
             speech = real.read_audio(path, [] if speed == 1.0 else ["speed", f"{speed:g}"])
             for tag, samples in mixes(name, speech, noises, per_snr):
+                if tag[:-2] in leave_out:
+                    continue
                 if denoise and tag != "clean":
                     samples = denoised(denoise, samples)
                 wavs.append((tag, os.path.join(work, f"{name}.{tag}.wav")))

@@ -2,7 +2,7 @@
 """Learns the noise compensation network Hark ships (models/en-us.noise-network; make adapt).
 
     bench/estimate-noise-network.py CORPORA OUT [--noises N] [--context C] [--hidden H] [--epochs E] [--skip F]
-                                    [--speeds S ...]
+                                    [--speeds S ...] [--leave-out NOISE ...]
 
 The same stereo speech as bench/estimate-noise-compensation.py (SPLICE), from make adapt's
 wideband recordings and, for more voices, the tune side's recordings of the wake phrases
@@ -18,7 +18,11 @@ One recording in ten (by a hash of its name, as for SPLICE) is held out; after e
 prints how much of the held-out noisy frames' squared distance from clean half and all of the
 predicted correction leave, per SNR. Hark uses half (`RecognizerConfiguration.compensationStrength`).
 The file's format is documented in Sources/HarkSpeech/NoiseCompensationNetwork.swift. The same file
-comes out on every run on the same machine. Needs numpy, sox and sphinx_fe (sphinxbase-utils).
+comes out on every run on the same machine.
+
+--leave-out learns without the mixes in some of the household noises (the others are the same
+mixes), to measure how the network hears a noise it never learnt: make bench-real's report gives
+each noise's figures (byNoise). Needs numpy, sox and sphinx_fe (sphinxbase-utils).
 """
 import argparse
 import importlib.util
@@ -124,10 +128,12 @@ def main():
                         help="each recording at these speeds too (sox's speed: 0.9 is slower and lower)")
     parser.add_argument("--skip", type=int, default=splice.SKIP_FRAMES,
                         help="frames of each mix's room left out before learning (100 a second)")
+    parser.add_argument("--leave-out", nargs="+", default=[], choices=[name for name, _ in splice.real.NOISES],
+                        help="learn without these noises, to hear how the network does in a noise it never heard")
     args = parser.parse_args()
     splice.require(args.corpora, "estimate-noise-network.py")
     mixes = splice.stereo(args.corpora, args.noises, skip=args.skip, extra=list(wake_phrases(args.corpora)),
-                           speeds=args.speeds)
+                           speeds=args.speeds, leave_out=set(args.leave_out))
     x, y, _ = examples(mixes, args.context, held=False)
     held_x, held_y, held_tags = examples(mixes, args.context, held=True)
     print(f"{len(x)} frames to learn from, {len(held_x)} held out", file=sys.stderr)
