@@ -129,7 +129,7 @@ def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1
             # sox's speed moves the pitch with the pace, as a shorter or longer voice would.
             speech = real.read_audio(path, [] if speed == 1.0 else ["speed", f"{speed:g}"])
             for tag, samples in mixes(name, speech, noises, per_snr):
-                if tag[:-2] in leave_out:
+                if tag[:-2] in leave_out:  # a noisy mix's tag is its noise and SNR: "dishes10"
                     continue
                 if denoise and tag != "clean":
                     samples = denoised(denoise, samples)

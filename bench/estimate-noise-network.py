@@ -18,11 +18,11 @@ One recording in ten (by a hash of its name, as for SPLICE) is held out; after e
 prints how much of the held-out noisy frames' squared distance from clean half and all of the
 predicted correction leave, per SNR. Hark uses half (`RecognizerConfiguration.compensationStrength`).
 The file's format is documented in Sources/HarkSpeech/NoiseCompensationNetwork.swift. The same file
-comes out on every run on the same machine.
+comes out on every run on the same machine. Needs numpy, sox and sphinx_fe (sphinxbase-utils).
 
 --leave-out learns without the mixes in some of the household noises (the others are the same
 mixes), to measure how the network hears a noise it never learnt: make bench-real's report gives
-each noise's figures (byNoise). Needs numpy, sox and sphinx_fe (sphinxbase-utils).
+each noise's figures (byNoise).
 """
 import argparse
 import importlib.util
