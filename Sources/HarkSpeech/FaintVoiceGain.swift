@@ -24,9 +24,10 @@ import Foundation
 /// --faint-voice-gain` on the test recordings whose loudest tenth of 25 ms pieces is below
 /// -40 dBFS and 40 others of each phrase, each heard after its own room, missed at the default
 /// clean / at 10 dB, as they come → brought up: "athena" 72 / 80 → 32 / 52 of 112 (never
-/// proposed 51 → 5 clean), "jarvis" 6 / 17 → 6 / 17 of 41, "amelia" 24 / 31 → 25 / 32 of 44. (When the corpus laid a second of near silence
-/// before each recording, its own background stepped up from it and usual "jarvis" and "amelia"
-/// recordings were missed more through the gain, 6 → 8 and 25 → 29 clean.)
+/// proposed 51 → 5 clean), "jarvis" 6 / 17 → 6 / 17 of 41, "amelia" 24 / 31 → 25 / 32 of 44.
+/// (When the corpus laid a second of near silence before each recording, its own background
+/// stepped up from it and usual "jarvis" and "amelia" recordings were missed more through the
+/// gain, 6 → 8 and 25 → 29 clean.)
 public enum FaintVoiceGain {
     /// A voice at or above this (dBFS, its loudest 100 ms) is heard as it comes.
     public static let quietestUsualVoice = -40.0
