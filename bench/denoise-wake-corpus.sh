@@ -10,6 +10,11 @@ set -euo pipefail
 denoiser=$(realpath "$1") from=$(realpath "$2") to=$(realpath -m "$3") level=${4:-1}
 [ -x "$denoiser" ] || { echo "denoise-wake-corpus: no denoiser at $denoiser" >&2; exit 1; }
 [ -d "$from/positives" ] && [ -d "$from/negatives" ] || { echo "denoise-wake-corpus: $from is not a wake corpus (positives/, negatives/)" >&2; exit 1; }
+# A copy of another version of the corpus is made again, not mixed into this one.
+if [ -d "$to" ] && [ "$(cat "$from/corpus-version" 2>/dev/null)" != "$(cat "$to/corpus-version" 2>/dev/null)" ]; then
+    echo "denoise-wake-corpus: $to holds another version of the corpus: making it again" >&2
+    rm -rf "$to"
+fi
 denoise() {  # denoise IN OUT WARM_UP_SAMPLES
     [ -s "$2" ] && return 0
     mkdir -p "$(dirname "$2")"
@@ -26,4 +31,5 @@ echo "denoising $total files of $from into $to (level $level)" >&2
   find positives -name '*.wav' | sed "s|.*|& $to/& 16000|"
   find negatives -name '*.wav' | sed "s|.*|& $to/& 0|"
 } | (cd "$from" && xargs -P 2 -L 1 bash -o pipefail -c 'denoise "$0" "$1" "$2"')
+[ ! -e "$from/corpus-version" ] || cp "$from/corpus-version" "$to/corpus-version"
 echo "done: $(find "$to" -name '*.wav' | wc -l) files" >&2

@@ -10,8 +10,8 @@ clean and the noisy cepstra is learnt. Hark's recogniser moves a noisy room's fr
 
 The speech is make adapt's wideband recordings (bench/make-adapt-corpus.py: speakers and
 recordings the benchmarks never measure on). Each is written clean (the room 60 dB down) and in
-N of the four household noises (each noise in turn) at 20, 10, 5 and 0 dB SNR, at offsets that
-follow from the recording's name, with 3 s of the same room first, as a microphone in that room
+N of the four household noises (each noise in turn, the first 60 % of each: the benchmarks mix
+in the rest) at 20, 10, 5 and 0 dB SNR, at offsets that follow from the recording's name, with 3 s of the same room first, as a microphone in that room
 hears it: pocketsphinx's noise removal has learnt the room by the time the speech starts. The
 cepstra come from sphinx_fe with the model's feat.params and Hark's front-end settings, every
 frame kept so the clean and noisy frames line up; the first 2.5 s are left out.
@@ -119,7 +119,7 @@ def stereo(corpora, per_snr, denoise=None, skip=SKIP_FRAMES, extra=(), speeds=(1
     once at each of `speeds` (1 as it came). One recording in ten is held out, by a hash of its
     name (all its speeds with it). The mixes in the noises named in `leave_out` are left out, the
     others kept as they are."""
-    noises = [(name, real.read_audio(os.path.join(corpora, "noise-household", file))) for name, file in real.NOISES]
+    noises = real.household_noises(corpora, "learn")
     items = [item[:2] for item in adapt.recordings(corpora) if not item[0].startswith("digit-")] + list(extra)
     items = [(name if speed == 1.0 else f"{name}@{speed:g}", name, path, speed) for name, path in items for speed in speeds]
     out = []

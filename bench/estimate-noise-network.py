@@ -7,8 +7,9 @@
 The same stereo speech as bench/estimate-noise-compensation.py (SPLICE), from make adapt's
 wideband recordings and, for more voices, the tune side's recordings of the wake phrases
 "amelia", "athena" and "hey chatterbox" (202 recordings of about a second, nearly every one
-by another person): each clean and in N of the four household noises at 20, 10, 5 and 0 dB SNR,
-with 3 s of the room first, through sphinx_fe with Hark's front-end settings. Here a small network learns
+by another person): each clean and in N of the four household noises at 20, 10, 5 and 0 dB SNR
+(the first 60 % of each noise; the benchmarks mix in the rest), with 3 s of the room first,
+through sphinx_fe with Hark's front-end settings. Here a small network learns
 each noisy frame's correction (its clean twin's cepstra less its own) from the noisy frames
 around it, C on each side: two layers of H rectified units and a linear layer of 13, trained on
 the squared error of the standardised corrections by Adam (a fixed seed, minibatches of 512, the

@@ -14,9 +14,10 @@ other speakers:
 
 Multi-condition: each recording is written once, padded with 0.3 s of room, clean (noise 60 dB
 down) or with one of the four household noises at 20, 10 or 5 dB SNR (the SNR as
-make-real-corpus.py defines it), the condition and the noise taken in turn. The household noise
-recordings are the ones the benchmarks mix in too (at offsets that follow from each recording's
-name); no recording of speech is shared.
+make-real-corpus.py defines it), the condition and the noise taken in turn, at offsets that
+follow from each recording's name. Only the first 60 % of each household noise is used; the
+benchmarks mix in the rest (make-real-corpus.py's `household_noises`). No recording of speech
+and no stretch of noise is shared.
 
 Writes NAME.wav (16 kHz mono 16-bit) with NAME.json ({"text": transcript}), the layout
 bench/estimate-mllr.sh reads, into OUTDIR/wideband, or into OUTDIR/telephone-band for the FSDD
@@ -95,7 +96,7 @@ def main():
             sys.exit(f"make-adapt-corpus.py: {os.path.join(corpora, needed)} is missing")
     if shutil.which("sox") is None:
         sys.exit("make-adapt-corpus.py: sox is missing (apt-get install sox)")
-    noises = [(name, real.read_audio(os.path.join(corpora, "noise-household", file))) for name, file in real.NOISES]
+    noises = real.household_noises(corpora, "learn")
     stage = out.rstrip("/") + ".partial"
     shutil.rmtree(stage, ignore_errors=True)
     os.makedirs(stage)

@@ -8,7 +8,8 @@ A stratified subset of the test side of make bench-real's and make bench-wake's 
 speakers and recordings nothing is tuned on; see bench/make-real-corpus.py and
 bench/make-wake-corpus.py for the splits), in five conditions: clean (the noise 60 dB down) and
 real household noise at 20, 10, 5 and 0 dB SNR. The four noises (dishes, tap, bike, cat) are
-taken in turn, so each condition holds every noise about equally. The spoken digits, recorded at
+taken in turn, so each condition holds every noise about equally, each from the stretch no model
+learns from (make-real-corpus.py's `household_noises`; from version 6). The spoken digits, recorded at
 8 kHz, are heard with their room through the same telephone band (from version 5), as
 make-real-corpus.py hears them; a turn before a digit with its "jarvis" too.
 
@@ -66,7 +67,7 @@ WAKE_SHARE = 24  # recordings of each phrase
 # The pause between the wake word and the request in a recorded turn (s).
 TURN_GAP = 0.3
 # Written into OUTDIR/corpus-version: make bench-noise remakes a corpus of another version.
-VERSION = "5"
+VERSION = "6"
 
 
 def spread(items, count):
@@ -215,7 +216,7 @@ def main():
             sys.exit(f"make-noise-corpus.py: {os.path.join(args.corpora, needed)} is missing")
     if shutil.which("sox") is None:
         sys.exit("make-noise-corpus.py: sox is missing (apt-get install sox)")
-    noises = [(name, real.read_audio(os.path.join(args.corpora, "noise-household", file))) for name, file in real.NOISES]
+    noises = real.household_noises(args.corpora, "measure")
     stage = args.out.rstrip("/") + ".partial"
     shutil.rmtree(stage, ignore_errors=True)
     chosen = requests(args.corpora, noises, stage, args.split)

@@ -30,7 +30,8 @@ Conditions: clean, snr20, snr10, snr05, snr00 and snr20-click. Each recording is
 0.4 s before and 0.4 s after (people pause around a request; the recogniser hears the room
 then), and mixed with one of the four real household noises (dishes, tap, bike, cat: the
 noise-household recordings), taken in turn so that each condition holds every noise, cut at an
-offset that follows from the recording's name. "clean" has the same noise 60 dB down.
+offset that follows from the recording's name within the last 40 % of the noise: the part no
+model learns from (`household_noises`; from version 3, before which the whole recording). "clean" has the same noise 60 dB down.
 "snr20-click" is snr20 with a click at 50 ms: 4 ms of full-scale broadband noise decaying
 over 30 ms, as a microphone opening or a button makes.
 
@@ -59,7 +60,7 @@ import numpy as np
 
 RATE = 16000
 # Written to OUTDIR/corpus-version; make bench-real makes the corpus again when it changes.
-VERSION = "2"
+VERSION = "3"
 PAD = int(0.4 * RATE)
 NOISES = [("dishes", "doing_the_dishes.wav"), ("tap", "running_tap.wav"),
           ("bike", "exercise_bike.wav"), ("cat", "dude_miaowing.wav")]
@@ -67,6 +68,10 @@ CONDITIONS = [("clean", 60.0, False), ("snr20", 20.0, False), ("snr10", 10.0, Fa
               ("snr05", 5.0, False), ("snr00", 0.0, False), ("snr20-click", 20.0, True)]
 DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TUNE_SPEAKERS = {"jackson", "nicolas", "theo"}
+# Each household noise is cut in two: make adapt learns from the first 60 % alone and every
+# benchmark mixes its speech with the rest alone. A model that learnt the very stretch of noise
+# it is measured in hears it better than any kitchen it never heard (docs/benchmarks.md).
+LEARNT_SHARE = 0.6
 
 
 def read_audio(path, effects=()):
@@ -84,6 +89,19 @@ def write_audio(path, samples):
         out.setsampwidth(2)
         out.setframerate(RATE)
         out.writeframes(clipped.tobytes())
+
+
+def household_noises(corpora, part):
+    """[(name, samples)] of the four household noises, each cut at LEARNT_SHARE: `part` "learn"
+    is the first stretch of each (make adapt), "measure" the rest (the benchmarks)."""
+    if part not in ("learn", "measure"):
+        raise ValueError(f"household_noises: part is \"learn\" or \"measure\", not {part!r}")
+    out = []
+    for name, file in NOISES:
+        samples = read_audio(os.path.join(corpora, "noise-household", file))
+        cut = int(len(samples) * LEARNT_SHARE)
+        out.append((name, samples[:cut] if part == "learn" else samples[cut:]))
+    return out
 
 
 def speech_power(samples):
@@ -167,7 +185,7 @@ def main():
             sys.exit(f"make-real-corpus.py: {os.path.join(corpora, needed)} is missing")
     if shutil.which("sox") is None:
         sys.exit("make-real-corpus.py: sox is missing (apt-get install sox)")
-    noises = [(name, read_audio(os.path.join(corpora, "noise-household", file))) for name, file in NOISES]
+    noises = household_noises(corpora, "measure")
 
     stage = os.path.join(out, ".partial")
     shutil.rmtree(stage, ignore_errors=True)
