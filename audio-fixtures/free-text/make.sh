@@ -10,5 +10,5 @@ say() { # voice name text
 }
 say rms put_bread_on_my_shopping_list "put bread on my shopping list"
 say slt add_paper_towels_to_my_shopping_list "add paper towels to my shopping list"
-say slt play_miles_davis_in_the_kitchen "play miles davis in the kitchen"
+say rms play_the_beatles_in_the_living_room "play the beatles in the living room"
 say rms announce_dinner_is_ready "announce dinner is ready"
