@@ -124,9 +124,9 @@ bench-live: release
 	$(RELEASE_HARK) listen --apps apps --input audio-fixtures/wake/no_wake.wav --real-time --config packaging/hark.yaml
 
 # What the wake-word benchmarks share: their corpus, made once into bench-out/wake
-# (bench/make-wake-corpus.py, about a minute, 2.3 GB; again when its VERSION changes), and for the two that build a WebRTC tool
-# of their own, a C++ compiler (Debian's libwebrtc-audio-processing-dev is a build package of
-# Hark's own, installed by `deps`).
+# (bench/make-wake-corpus.py, about a minute, 2.3 GB; again when its VERSION changes), and for
+# the two that build a WebRTC tool of their own, a C++ compiler (Debian's
+# libwebrtc-audio-processing-dev is a build package of Hark's own, installed by `deps`).
 wake-corpus: deps
 	@python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	@[ -d bench-out/wake/negatives ] && $(call corpus_current,bench-out/wake,bench/make-wake-corpus.py) \

@@ -11,8 +11,9 @@ clean and the noisy cepstra is learnt. Hark's recogniser moves a noisy room's fr
 The speech is make adapt's wideband recordings (bench/make-adapt-corpus.py: speakers and
 recordings the benchmarks never measure on). Each is written clean (the room 60 dB down) and in
 N of the four household noises (each noise in turn, the first 60 % of each: the benchmarks mix
-in the rest) at 20, 10, 5 and 0 dB SNR, at offsets that follow from the recording's name, with 3 s of the same room first, as a microphone in that room
-hears it: pocketsphinx's noise removal has learnt the room by the time the speech starts. The
+in the rest) at 20, 10, 5 and 0 dB SNR, at offsets that follow from the recording's name, with
+3 s of the same room first, as a microphone in that room hears it: pocketsphinx's noise removal
+has learnt the room by the time the speech starts. The
 cepstra come from sphinx_fe with the model's feat.params and Hark's front-end settings, every
 frame kept so the clean and noisy frames line up; the first 2.5 s are left out.
 

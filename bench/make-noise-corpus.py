@@ -9,8 +9,8 @@ speakers and recordings nothing is tuned on; see bench/make-real-corpus.py and
 bench/make-wake-corpus.py for the splits), in five conditions: clean (the noise 60 dB down) and
 real household noise at 20, 10, 5 and 0 dB SNR. The four noises (dishes, tap, bike, cat) are
 taken in turn, so each condition holds every noise about equally, each from the stretch no model
-learns from (make-real-corpus.py's `household_noises`; from version 6). The spoken digits, recorded at
-8 kHz, are heard with their room through the same telephone band (from version 5), as
+learns from (make-real-corpus.py's `household_noises`; from version 6). The spoken digits,
+recorded at 8 kHz, are heard with their room through the same telephone band (from version 5), as
 make-real-corpus.py hears them; a turn before a digit with its "jarvis" too.
 
   requests/CONDITION/NAME.wav, NAME.json

@@ -31,7 +31,8 @@ Conditions: clean, snr20, snr10, snr05, snr00 and snr20-click. Each recording is
 then), and mixed with one of the four real household noises (dishes, tap, bike, cat: the
 noise-household recordings), taken in turn so that each condition holds every noise, cut at an
 offset that follows from the recording's name within the last 40 % of the noise: the part no
-model learns from (`household_noises`; from version 3, before which the whole recording). "clean" has the same noise 60 dB down.
+model learns from (`household_noises`; from version 3, before which the whole recording).
+"clean" has the same noise 60 dB down.
 "snr20-click" is snr20 with a click at 50 ms: 4 ms of full-scale broadband noise decaying
 over 30 ms, as a microphone opening or a button makes.
 
