@@ -10,8 +10,10 @@ judged again as the recogniser judges it (`NoisyConfirmation`): in a room under 
 margin from the ask band's floor up to the reach above the threshold is squeezed into the ask
 band; the reach is `reach` for a request heard once, `denoised` for one heard through the noise
 suppression, `agreed` for one whose two hearings formed the same phrase, and at least `phone`
-for telephone-band audio in any room. First the shipped values are checked against the run's
-own outcomes (a report from another build, or other settings, will not match); then each
+for telephone-band audio in any room (`noisy-phone` in a noisy one). A request heard after the
+room before it (`signalToNoiseWithRoomBefore`) is judged by that room. First the shipped values
+are checked against the run's own outcomes (a report from another build, or other settings, will
+not match); then each
 --try (e.g. `--try reach=0.6 --try agreed=0.8,reach=0.6`) is printed beside them, per condition:
 commands done right / asked about, heard right / asked about, heard wrong / wrong actions, and
 false acceptances of speech to reject. --half keeps one half of the corpus (the sidecars'
@@ -30,7 +32,8 @@ agreeing = import_module("agreeing-hearings")
 squeezed, heard_words = agreeing.squeezed, agreeing.heard_words
 
 # NoisyConfirmation.standard*, RecognizerConfiguration.standardTelephoneBandReach.
-SHIPPED = {"below": 30.0, "reach": 0.5, "denoised": 1.0, "agreed": 0.65, "phone": 0.6}
+# "noisy-phone": NoisyConfirmation.standardTelephoneBandReach, a telephone band's in a noisy room.
+SHIPPED = {"below": 30.0, "reach": 0.5, "denoised": 1.0, "agreed": 0.65, "phone": 0.6, "noisy-phone": 1.0}
 ASK_BAND_DEFAULT = 0.28
 
 
@@ -41,8 +44,10 @@ def judged(outcome, settings, threshold, band):
     if heard is None:
         return outcome["margin"]
     reach = None
-    signal_to_noise = features.get("signalToNoise")
-    if (signal_to_noise if signal_to_noise is not None else -1e9) < settings["below"]:
+    # The room a request is judged by: with the room heard before it when there was one.
+    signal_to_noise = features.get("signalToNoiseWithRoomBefore", features.get("signalToNoise"))
+    noisy = (signal_to_noise if signal_to_noise is not None else -1e9) < settings["below"]
+    if noisy:
         if features.get("heardThroughSuppression"):
             other = features.get("otherHearing")
             agreed = (other is not None and outcome["understood"] and other["formsPhrase"]
@@ -51,7 +56,7 @@ def judged(outcome, settings, threshold, band):
         else:
             reach = settings["reach"]
     if features.get("telephoneBand"):
-        reach = max(reach or 0.0, settings["phone"])
+        reach = max(reach or 0.0, settings["phone"], settings["noisy-phone"] if noisy else 0.0)
     return heard if reach is None else squeezed(heard, threshold, band, reach)
 
 

@@ -26,6 +26,16 @@ public protocol LiveBrain: Sendable {
     /// spotter's `confidence`: whether this device answers it. A hub decides between rooms that
     /// heard the same words; a device alone always answers.
     func claimWake(phrase: String, signalToNoise: Double, confidence: Double) async -> Bool
+    /// How loud the room was in the seconds before the wake word (`RoomBeforeRequest.meanPower`;
+    /// nil when too little was heard): the request that follows, and its follow-ups, are asked
+    /// about first as in a room that loud at least.
+    func heardBeforeRequest(roomPower: Double?) async throws
+}
+
+extension LiveBrain {
+    /// A brain that hears only the request's own audio (a hub, sent the request alone) judges
+    /// its room by that.
+    public func heardBeforeRequest(roomPower: Double?) async throws {}
 }
 
 extension Assistant: LiveBrain {
@@ -48,6 +58,10 @@ extension Assistant: LiveBrain {
     }
 
     public func claimWake(phrase: String, signalToNoise: Double, confidence: Double) async -> Bool { true }
+
+    public func heardBeforeRequest(roomPower: Double?) async throws {
+        try await recognition.heardBeforeRequest(roomPower: roomPower)
+    }
 }
 
 /// A wake word's claim, settled in the background while the loop goes on listening: the loop

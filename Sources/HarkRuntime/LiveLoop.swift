@@ -80,6 +80,8 @@ public actor LiveLoop {
     /// What listens for the wake word, and what it needs to start a request; set by `run`.
     var spotter: WakeWordSpotter?
     private var ambient: EnergyEndpointer
+    /// The room heard while waiting, for judging the request after a wake word (`RoomBeforeRequest`).
+    private var roomBefore = RoomBeforeRequest()
     var recent = RecentAudio(seconds: 2)
     private var acknowledgement: (clip: AudioClip, isSpeech: Bool)?
     /// Hark's own voice taken out while it speaks; made at the first reply spoken that way.
@@ -161,6 +163,7 @@ public actor LiveLoop {
             switch phase {
             case .waiting:
                 ambient.observe(chunk)
+                roomBefore.observe(chunk, endingAt: heard + skipped)
                 if heard - lastAutomationCheck >= PipelineAudio.sampleRate {
                     lastAutomationCheck = heard
                     let before = heard + skipped
@@ -194,6 +197,11 @@ public actor LiveLoop {
     /// listens for the request, starting with what was said after it and already read.
     private func woke(_ detection: WakeWordDetection, onEvent: @Sendable (LiveEvent) -> Void) async throws -> Phase {
         var request = recent.samples(from: detection.endSample)
+        do {
+            try await brain.heardBeforeRequest(roomPower: roomBefore.meanPower(before: detection.startSample))
+        } catch {
+            onEvent(.problem("the room before the wake word could not be noted: \(error)"))
+        }
         if detection.isTentative {
             summary.tentativeWakes += 1
             onEvent(.tentativeWake(at: seconds(detection.endSample), confidence: detection.confidence))

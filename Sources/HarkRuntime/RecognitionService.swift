@@ -131,6 +131,11 @@ public actor RecognitionService {
         return (recognition, recognition.interpretation)
     }
 
+    /// How loud `room` was before the request about to be recognised (`Recognizer.heardBeforeRequest`).
+    public func heardBeforeRequest(roomPower: Double?, heardIn room: String? = nil) throws(RecognitionError) {
+        try loadedRecognizer().heardBeforeRequest(roomPower: roomPower, heardIn: room)
+    }
+
     /// The rooms whose backgrounds the recogniser remembers, the one heard last first ("" for
     /// this device's own microphone).
     public func roomsHeard() throws(RecognitionError) -> [String] {

@@ -6,11 +6,18 @@ struct HeardAudio {
     let samples: [Int16]
     /// The voice's and the room's levels (`SignalToNoise`); nil for audio too short to tell.
     let levels: SignalToNoise.Levels?
+    /// The room heard before the request (`RoomBeforeRequest.meanPower`), when one was.
+    let roomBefore: Double?
 
-    init(_ samples: [Int16]) {
+    init(_ samples: [Int16], roomBefore: Double? = nil) {
         self.samples = samples
         levels = SignalToNoise.levels(samples)
+        self.roomBefore = roomBefore
     }
+
+    /// The signal-to-noise estimate a noisy room's asking first is judged by: the voice against
+    /// the louder of its own room and the room heard before it.
+    var judgedSignalToNoise: Double? { levels?.against(roomBefore: roomBefore).signalToNoise }
 }
 
 /// One step the audio takes on its way to the decoders (the first part of `Recognizer`'s

@@ -17,6 +17,10 @@ public struct ConfidenceFeatures: Sendable, Equatable, Codable {
     public var words: Int
     /// The audio's `SignalToNoise` estimate in dB (nil when too short to tell).
     public var signalToNoise: Double? = nil
+    /// The same voice against the room as heard before the request when that was louder
+    /// (`RoomBeforeRequest`), in dB: the room a noisy room's asking first is judged by (nil when
+    /// no room before it was heard, as for a recording on its own).
+    public var signalToNoiseWithRoomBefore: Double? = nil
     /// Phones in the pronunciations of the grammar's words on the path (nil when not counted).
     public var wordPhones: Int? = nil
     /// Whether the path came from the search with other words beside the grammar

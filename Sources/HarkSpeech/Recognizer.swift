@@ -292,6 +292,16 @@ public final class Recognizer {
         try frontEnds.frontEnd(for: room ?? "", suppressed: suppressed, like: decoder).cepstra(of: samples)
     }
 
+    /// How loud each room was before its latest request, by room ("" for this device's own).
+    private var roomsBefore: [String: Double] = [:]
+
+    /// The mean power `room` (nil: this device's own) had before the wake word of the request
+    /// about to be recognised (`RoomBeforeRequest`; nil: none heard). Asking first in a noisy room
+    /// judges that request and its follow-ups by the louder of this and the utterance's own room.
+    public func heardBeforeRequest(roomPower: Double?, heardIn room: String? = nil) {
+        roomsBefore[room ?? ""] = roomPower
+    }
+
     /// The rooms whose backgrounds are remembered, the one heard last first ("" for this device's own).
     public var roomsHeard: [String] { frontEnds.names }
 
@@ -370,7 +380,7 @@ public final class Recognizer {
             throw RecognitionError(.grammar, "no grammar in use: call use(_:) first")
         }
         let audioStarted = ThreadClock.cpuSeconds()
-        let audio = HeardAudio(heardSamples)
+        let audio = HeardAudio(heardSamples, roomBefore: roomsBefore[room ?? ""])
         let denoised = configuration.requestDenoising?.applies(to: audio) ?? false
         var first = try hear(audio, through: audioStages, denoised: denoised, suppressed: denoised, room: room,
                              grammar: grammar, since: audioStarted)
@@ -439,7 +449,9 @@ public final class Recognizer {
         judged.features?.heardThroughSuppression = denoised
         judged.features?.keptAsItCame = denoised && !suppressed
         // The audio as heard: the noise floor the audio stages add would fill the high band.
-        let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation, signalToNoise: signalToNoise,
+        judged.features?.signalToNoiseWithRoomBefore = audio.roomBefore == nil ? nil : audio.judgedSignalToNoise
+        let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation,
+                                     signalToNoise: audio.judgedSignalToNoise,
                                      denoised: denoised, heardSamples: heardSamples)
         for stage in judgingStages { try stage.judge(&judged, in: context) }
         cpu.rivals = judged.rivalSeconds

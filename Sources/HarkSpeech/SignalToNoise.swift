@@ -33,6 +33,13 @@ public enum SignalToNoise {
         /// The voice's level in dBFS: its power against a full-scale square wave's. About -25 for
         /// a request said at arm's length into a usual microphone, -70 for one a device barely caught.
         public var voiceLevel: Double { 10 * log10(voice / (32_768.0 * 32_768.0)) }
+
+        /// The same voice against the louder of this room and `roomBefore` (a mean power in squared
+        /// sample units, `RoomBeforeRequest`): a noise that went quiet for the request still counts.
+        func against(roomBefore: Double?) -> Levels {
+            guard let roomBefore else { return self }
+            return Levels(room: max(room, roomBefore), voice: voice)
+        }
     }
 
     /// Both levels; nil for audio shorter than two pieces.

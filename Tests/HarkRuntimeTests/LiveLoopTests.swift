@@ -293,6 +293,26 @@ import Testing
         #expect(events.wakes == 1)
     }
 
+    /// A noise that came and went in the seconds before the wake word (here 30 % of each second)
+    /// is the room's, though the request itself is said in a moment of quiet: it is asked about
+    /// first, as in a noisy room. After a quiet room the same request is carried out.
+    @Test func aRequestAfterANoiseThatCameAndWentIsAskedAbout() async throws {
+        let samples = try WAVFile.read(contentsOf: Self.session).pipelineSamples()
+        // "Jarvis, turn on the garage light", a second of quiet before it and four after.
+        let turn = [Int16](repeating: 0, count: 16_000) + Array(samples[Int(1.5 * 16_000)..<Int(4.407 * 16_000)])
+            + [Int16](repeating: 0, count: 4 * 16_000)
+        var replies: [String] = []
+        for before in [inBursts(seconds: 5, level: 1_000, share: 0.3), [Int16](repeating: 0, count: 5 * 16_000)] {
+            // Asked about whatever its margin, in a room noisy by the recogniser's measure.
+            let assistant = try await Self.assistant { $0.noisyConfirmation = NoisyConfirmation(below: 30, reach: 10) }
+            let source = RecordingSource(samples: before + turn, name: "room-before")
+            let (events, _) = try await Self.run(LiveLoop(assistant: assistant, settings: LiveSettings(), source: source, sink: nil))
+            #expect(events.wakes == 1 && events.problems.isEmpty, "problems: \(events.problems)")
+            replies += events.turns.map(\.report.reply)
+        }
+        #expect(replies == ["Did you say turn on the garage light?", "Home: Turning on the garage light."])
+    }
+
     @Test func speechNotMeantForHarkIsIgnored() async throws {
         // The session's sentence about the weather, alone: no wake word, no turn.
         let samples = try WAVFile.read(contentsOf: Self.session).pipelineSamples()

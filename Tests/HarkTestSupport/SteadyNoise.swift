@@ -15,3 +15,12 @@ public func inSteadyNoise(_ speech: [Int16], level: Double) -> [Int16] {
 /// A steady noise a voice at the test fixtures' level is heard about 16 dB above (by the
 /// recogniser's own estimate): a noisy room, in which the wake word is still heard.
 public let noisyRoomLevel = 800.0
+
+/// A noise that comes and goes (a cat, clattering dishes): `seconds` seconds, each starting with
+/// `share` of a second of steady noise of `level` (as `inSteadyNoise`), then digital quiet.
+public func inBursts(seconds: Int, level: Double, share: Double) -> [Int16] {
+    let loud = inSteadyNoise([Int16](repeating: 0, count: 16_000), level: level)
+    let on = Int(share * 16_000)
+    let second = Array(loud[..<on]) + [Int16](repeating: 0, count: 16_000 - on)
+    return Array((0..<seconds).map { _ in second }.joined())
+}
