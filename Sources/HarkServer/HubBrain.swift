@@ -57,6 +57,9 @@ public actor HubBrain: LiveBrain {
     /// its own each start, so a restarted satellite never walks into an old conversation.
     private let run = String(UUID().uuidString.prefix(8)).lowercased()
     private var conversationNumber = 0
+    /// How loud this room was before the last wake word (`RoomBeforeRequest`), sent with each of
+    /// its turns as `context.room_power` so the hub judges them by this room.
+    private var roomPower: Double?
 
     /// `voice` speaks "Yes?" and the lost-hub reply here, without the network.
     /// `report` is told when the hub is lost and when it is back, once each.
@@ -146,6 +149,7 @@ public actor HubBrain: LiveBrain {
     /// what they do not is a tone, and a call for help is told first why the hub does not answer.
     private func answerHere(_ samples: [Int16], continuing: Bool, name: String, here: any LiveBrain, hubProblem: String?,
                             recordingSeconds: Double) async throws -> (report: TurnReport, reply: AudioClip) {
+        try await here.heardBeforeRequest(roomPower: roomPower)
         var (report, clip) = try await here.respond(to: samples, early: nil, continuing: continuing, name: name)
         // Asked for again over the noise is not understood either: the request may be one for the hub's apps.
         let notUnderstood = report.rejected && (!report.expectsAnswer || DialogueEngine.saysNotUnderstood(report.reply))
@@ -228,7 +232,14 @@ public actor HubBrain: LiveBrain {
 
     /// Where this satellite's turns go on the hub: the conversation begun at the last wake word.
     private var context: JSONValue {
-        ["conversation_id": .string("\(room)/\(run)/\(conversationNumber)"), "satellite_id": .string(room)]
+        var context: [String: JSONValue] = ["conversation_id": .string("\(room)/\(run)/\(conversationNumber)"),
+                                            "satellite_id": .string(room)]
+        if let roomPower { context["room_power"] = .number(roomPower) }
+        return .object(context)
+    }
+
+    public func heardBeforeRequest(roomPower: Double?) async throws {
+        self.roomPower = roomPower
     }
 
     private func connected() throws(ServerError) -> WyomingConnection {

@@ -31,6 +31,9 @@ struct WyomingSession {
     /// heard with that room's background in mind (see HarkSpeech's `FrontEnd`); nil shares the
     /// one of this device and every client that names no room.
     private var transcribingIn: String?
+    /// How loud that room was before its wake word (`context.room_power`, which `hark listen --hub`
+    /// sends; `RoomBeforeRequest`): the audio after the `transcribe` is judged by it too.
+    private var transcribingAfterRoom: Double?
     /// What the last transcription heard, until the turn it carries is handled: a request Hark
     /// half heard (transcript "") is then asked about ("Did you say …?"), as on the device.
     private var lastHeard: LastHeard?
@@ -87,6 +90,7 @@ struct WyomingSession {
             listening = false
             transcribingFor = Self.conversationName(event)
             transcribingIn = Self.satelliteName(event)
+            transcribingAfterRoom = try Self.roomPower(event)
             return []
         case WyomingEventType.detect:
             try await startListening(event)
@@ -194,6 +198,7 @@ struct WyomingSession {
         let answersPIN = await conversation?.isAskingForPIN ?? false
         do {
             let samples = finished.samples + (try finished.converter.finish())
+            try await hark.assistant.recognition.heardBeforeRequest(roomPower: transcribingAfterRoom, heardIn: transcribingIn)
             let heard = if let conversation { try await hark.assistant.hear(samples, in: conversation, heardIn: transcribingIn) }
                 else { try await hark.assistant.hear(samples, continuing: false, heardIn: transcribingIn) }
             var transcript = WyomingAssistant.transcript(of: heard)
@@ -304,6 +309,21 @@ struct WyomingSession {
     private static func satelliteName(_ event: WyomingEvent) -> String? {
         guard let name = event.data["context"]?.objectValue?["satellite_id"]?.stringValue, !name.isEmpty else { return nil }
         return name
+    }
+
+    /// `context.room_power`: the mean power (squared sample units) of the seconds before the wake
+    /// word in the satellite's room; nil when absent. Anything but a number from 0 up is refused.
+    private static func roomPower(_ event: WyomingEvent) throws(WyomingError) -> Double? {
+        guard let value = event.data["context"]?.objectValue?["room_power"] else { return nil }
+        let power: Double? = switch value {
+        case .number(let number): number
+        case .integer(let number): Double(number)
+        default: nil
+        }
+        guard let power, power.isFinite, power >= 0 else {
+            throw WyomingError(.badData, "transcribe: context.room_power must be a number from 0 up (the room's mean power before the wake word)")
+        }
+        return power
     }
 
     /// `context.conversation_id`, as Home Assistant names a conversation; nil when absent.

@@ -229,6 +229,8 @@ extension WyomingServerTests {
         ("audio-stop with no audio", Array(#"{"type": "audio-stop"}"#.utf8) + [10], "unexpected-event"),
         ("synthesize with no text", Array(#"{"type": "synthesize", "data": {"voice": {"name": "en-us"}}}"#.utf8) + [10], "bad-data"),
         ("another language", Array(#"{"type": "transcribe", "data": {"language": "de"}}"#.utf8) + [10], "unsupported-language"),
+        ("a room's power that is no number", Array(#"{"type": "transcribe", "data": {"language": "en", "context": {"room_power": "loud"}}}"#.utf8) + [10], "bad-data"),
+        ("a room's power below zero", Array(#"{"type": "transcribe", "data": {"language": "en", "context": {"room_power": -3}}}"#.utf8) + [10], "bad-data"),
         ("a wake phrase not served", Array(#"{"type": "detect", "data": {"names": ["computer"]}}"#.utf8) + [10], "bad-data"),
         ("wake names not a list", Array(#"{"type": "detect", "data": {"names": "jarvis"}}"#.utf8) + [10], "bad-data"),
     ]
