@@ -1,7 +1,5 @@
 import Foundation
 import HarkAudio
-import HarkDialogue
-import HarkExampleApps
 import HarkRuntime
 import HarkServer
 import HarkSpeech
@@ -16,14 +14,9 @@ import Testing
 @Suite(.serialized) struct HubRoomBeforeTests {
     /// A hub whose noisy rooms ask about whatever they would act on, so the room alone decides.
     static let hub = Task { () throws -> WyomingServer in
-        var configuration = AssistantConfiguration(
-            appsDirectory: Fixtures.root.appendingPathComponent("apps"),
-            modelsDirectory: Fixtures.root.appendingPathComponent("models"),
-            inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN("5150"),
-            dataDirectory: try temporaryDirectory())
-        configuration.donates = false
-        configuration.recognizer.noisyConfirmation = NoisyConfirmation(below: 30, reach: 10)
-        let assistant = try await Assistant.start(configuration)
+        let assistant = try await WyomingServerTests.makeAssistant {
+            $0.noisyConfirmation = NoisyConfirmation(below: 30, reach: 10)
+        }
         let served = await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(),
                                             wake: WakeWordConfiguration(keyPhrase: "jarvis"), roomsWindow: 0.05)
         let server = try await WyomingServer.bind(.tcp(host: "127.0.0.1", port: 0), serving: served,

@@ -24,14 +24,16 @@ struct WyomingServerTests {
         return await WyomingAssistant(assistant, version: "test", voice: VoiceSettings(), wake: wake, roomsWindow: 5)
     }
 
-    /// An assistant of the bundled apps, with the example apps' handlers and the PIN 5150.
-    static func makeAssistant() async throws -> Assistant {
+    /// An assistant of the bundled apps, with the example apps' handlers and the PIN 5150;
+    /// `recognizer` may change the recogniser's settings.
+    static func makeAssistant(recognizer: (inout RecognizerConfiguration) -> Void = { _ in }) async throws -> Assistant {
         var configuration = AssistantConfiguration(
             appsDirectory: Fixtures.root.appendingPathComponent("apps"),
             modelsDirectory: Fixtures.root.appendingPathComponent("models"),
             inProcessHandlers: ExampleApps.handlers, authenticator: FixedPIN("5150"),
             dataDirectory: try temporaryDirectory())
         configuration.donates = false
+        recognizer(&configuration.recognizer)
         return try await Assistant.start(configuration)
     }
 
