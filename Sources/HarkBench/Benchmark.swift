@@ -62,8 +62,11 @@ public struct Benchmark: Sendable {
             var wake: SpottedWake.Verdict?, wakeConfidence: Double?
             // The room heard before the wake word, as the live loop hears it; none for a recording
             // of the request alone.
-            let roomEnd = (expected.wakeStartsAt ?? expected.wakeAt).map { min(stream.count, max(0, Int($0 * Double(PipelineAudio.sampleRate)))) }
-            try await assistant.recognition.heardBeforeRequest(roomPower: roomEnd.flatMap { RoomBeforeRequest.meanPower(of: stream[..<$0]) })
+            let roomEnd = (expected.wakeStartsAt ?? expected.wakeAt).map {
+                min(stream.count, max(0, Int($0 * Double(PipelineAudio.sampleRate))))
+            }
+            try await assistant.recognition.heardBeforeRequest(
+                roomPower: roomEnd.flatMap { RoomBeforeRequest.meanPower(of: stream[..<$0]) })
             if let wakeAt = expected.wakeAt {
                 afterWake = stream[min(stream.count, max(0, Int(wakeAt * Double(PipelineAudio.sampleRate))))...]
                 if let phrase = expected.wakePhrase, let wakeSettings {

@@ -1,11 +1,12 @@
+import HarkAudio
+
 /// How loud the room was, on average, in the seconds before someone spoke to Hark: what the
 /// microphone heard between requests, up to where the wake word began.
 ///
 /// An utterance's own estimate (`SignalToNoise`) takes its quietest pieces as the room. A noise
 /// that comes and goes (a cat, a dog, clattering dishes) is quiet between its bursts, so a request
-/// heard through it reads as from a quiet room and is never asked about first. The mean power
-/// of the seconds before counts the bursts as the room's: at a nominal 20 dB under a miaowing
-/// cat, requests read 27 to 34 dB by their own pieces and about 17 to 25 dB against this.
+/// said in a lull reads as from a quiet room and is never asked about first. The mean power of
+/// the seconds before counts the bursts as the room's (docs/how-hark-hears.md).
 public struct RoomBeforeRequest: Sendable {
     /// The room is judged over this long before the wake word (s).
     public static let seconds = 5.0
@@ -49,9 +50,9 @@ public struct RoomBeforeRequest: Sendable {
     /// The mean power (squared sample units) of the `seconds` of whole pieces heard before
     /// `position` (where the wake word began); nil for less than `leastSeconds` of them.
     public func meanPower(before position: Int) -> Double? {
-        let earliest = position - Int(Self.seconds * 16_000)
+        let earliest = position - Int(Self.seconds * Double(PipelineAudio.sampleRate))
         let heard = pieces.filter { $0.end <= position && $0.end - Self.pieceSamples >= earliest }
-        guard Double(heard.count * Self.pieceSamples) >= Self.leastSeconds * 16_000 else { return nil }
+        guard Double(heard.count * Self.pieceSamples) >= Self.leastSeconds * Double(PipelineAudio.sampleRate) else { return nil }
         return heard.reduce(0) { $0 + $1.power } / Double(heard.count)
     }
 
