@@ -449,9 +449,10 @@ public final class Recognizer {
         judged.features?.heardThroughSuppression = denoised
         judged.features?.keptAsItCame = denoised && !suppressed
         // The audio as heard: the noise floor the audio stages add would fill the high band.
-        judged.features?.signalToNoiseWithRoomBefore = audio.roomBefore == nil ? nil : audio.judgedSignalToNoise
+        let judgedSignalToNoise = audio.judgedSignalToNoise
+        judged.features?.signalToNoiseWithRoomBefore = audio.roomBefore == nil ? nil : judgedSignalToNoise
         let context = JudgingContext(grammar: grammar, cepstra: cepstra, interpretation: interpretation,
-                                     signalToNoise: audio.judgedSignalToNoise,
+                                     signalToNoise: judgedSignalToNoise,
                                      denoised: denoised, heardSamples: heardSamples)
         for stage in judgingStages { try stage.judge(&judged, in: context) }
         cpu.rivals = judged.rivalSeconds

@@ -15,7 +15,7 @@ public struct RoomBeforeRequest: Sendable {
     /// The wake word may have begun this long before the spotter was sure of it (s): so much is
     /// kept beyond `seconds`, to leave the wake word out.
     static let keptBeyond = 3.0
-    static let pieceSamples = 1_600
+    static let pieceSamples = PieceMeanSquares.pieceSamples
 
     private struct Piece {
         /// Where the piece ends, in samples of the stream.
@@ -25,7 +25,7 @@ public struct RoomBeforeRequest: Sendable {
     }
 
     private var pieces: [Piece] = []
-    private var energy = 0.0, counted = 0
+    private var pieceMeanSquares = PieceMeanSquares()
 
     public init() {}
 
@@ -34,14 +34,8 @@ public struct RoomBeforeRequest: Sendable {
     public mutating func observe(_ samples: some Collection<Int16>, endingAt end: Int) {
         var position = end - samples.count
         for sample in samples {
-            energy += Double(sample) * Double(sample)
-            counted += 1
             position += 1
-            if counted == Self.pieceSamples {
-                pieces.append(Piece(end: position, power: energy / Double(counted)))
-                energy = 0
-                counted = 0
-            }
+            if let meanSquare = pieceMeanSquares.add(sample) { pieces.append(Piece(end: position, power: meanSquare)) }
         }
         let kept = Int((Self.seconds + Self.keptBeyond) * 10)
         if pieces.count > kept { pieces.removeFirst(pieces.count - kept) }

@@ -7,23 +7,16 @@
 /// of it, so in a clattering kitchen it settles on the quietest 10 ms, some 10 dB under the noise.
 struct RoomLevel {
     static let pieces = 50
-    static let pieceSamples = 1_600
+    static let pieceSamples = PieceMeanSquares.pieceSamples
     static let quietShare = 0.2
     private var levels: [Double] = []
     private var next = 0
-    /// The sum of squares and count of the samples of the piece not complete yet.
-    private var energy = 0.0, counted = 0
+    private var pieceMeanSquares = PieceMeanSquares()
 
     /// Takes the next audio (16 kHz mono), in any chunk size.
     mutating func observe(_ samples: some Collection<Int16>) {
         for sample in samples {
-            energy += Double(sample) * Double(sample)
-            counted += 1
-            if counted == Self.pieceSamples {
-                add(EnergyEndpointer.level(meanSquare: energy / Double(counted)))
-                energy = 0
-                counted = 0
-            }
+            if let meanSquare = pieceMeanSquares.add(sample) { add(EnergyEndpointer.level(meanSquare: meanSquare)) }
         }
     }
 
