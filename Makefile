@@ -168,14 +168,13 @@ bench-wake-denoised: release wake-corpus $(WEBRTC_DENOISE)
 # only); then an hour of Hark's own replies naming the wake word and an hour not naming it; then
 # the same recordings with real household noise going on throughout, 10 dB below the person (the
 # stretches no model learns from, bench/noise-stretches.py).
-HOUSEHOLD_NOISES = doing_the_dishes.wav running_tap.wav exercise_bike.wav dude_miaowing.wav
 bench-echo: release wake-corpus cxx-compiler
 	g++ -O2 -o .build/webrtc-aec bench/webrtc-aec.cc $$(pkg-config --cflags --libs webrtc-audio-processing)
 	python3 bench/noise-stretches.py $(SHARED_CORPORA) bench-out/noise-stretches
 	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100 --external-canceller .build/webrtc-aec \
 	    --own-voice-minutes 60
 	$(RELEASE_HARK) bench-echo bench-out/wake/positives/jarvis/clean --count 100 --noise-snr 10 \
-	    $(addprefix --noise bench-out/noise-stretches/,$(HOUSEHOLD_NOISES))
+	    $$(sed 's/^/--noise /' bench-out/noise-stretches/noises.txt)
 
 # Recogniser corpus: the home-en sentences, sentences drawn from the apps' phrases and speech to
 # reject, in many synthetic voices, clean and at 20, 10 and 5 dB SNR, and the real home-en
