@@ -23,7 +23,8 @@ make-real-corpus.py hears them; a turn before a digit with its "jarvis" too.
       cuts the request from what follows as the live loop would.
   turns/CONDITION/NAME.wav, NAME.json
       the same requests, each said after a test recording of "jarvis" (by another test speaker,
-      brought to the request's level, cut to its sound, then TURN_GAP s of the request's room):
+      brought to the request's level, cut to its sound, then TURN_GAP s of the request's room;
+      the request's room under all of it, before and after too, from version 7):
       a whole turn, "Jarvis, turn on the lamp". The sidecar adds "wakePhrase", "wakeStartsAt"
       (LEAD) and sets "wakeAt" to where the request begins, so `hark bench --spot-wake` finds the
       wake word as the live loop does before it cuts the request.
@@ -67,7 +68,7 @@ WAKE_SHARE = 24  # recordings of each phrase
 # The pause between the wake word and the request in a recorded turn (s).
 TURN_GAP = 0.3
 # Written into OUTDIR/corpus-version: make bench-noise remakes a corpus of another version.
-VERSION = "6"
+VERSION = "7"
 
 
 def spread(items, count):
@@ -102,13 +103,15 @@ def own_room(speech, length):
     return np.concatenate([turns[i % 2] for i in range(length // len(quietest) + 1)])[:length]
 
 
-def in_room(speech, snr, noise, seed, lead, tail, narrowband=False):
+def in_room(speech, snr, noise, seed, lead, tail, narrowband=False, room_of=None):
     """`speech` with `lead` s of its own room before it and `tail` s after, the noise over all
-    of it at `snr` dB below the speech (make-real-corpus.py's measure), never clipping. For a
-    `narrowband` voice (the spoken digits, recorded at 8 kHz) all of it is heard through the
-    telephone band, as make-real-corpus.py hears them."""
+    of it at `snr` dB below the speech (make-real-corpus.py's measure), never clipping. The room
+    is `room_of`'s when given (a turn's is its request's). For a `narrowband` voice (the spoken
+    digits, recorded at 8 kHz) all of it is heard through the telephone band, as
+    make-real-corpus.py hears them."""
     power = real.speech_power(speech)
-    before, after = own_room(speech, int(lead * RATE)), own_room(speech, int(tail * RATE))
+    source = speech if room_of is None else room_of
+    before, after = own_room(source, int(lead * RATE)), own_room(source, int(tail * RATE))
     padded = np.concatenate([before, speech, after])
     piece = wake.bed(noise, seed % len(noise), len(padded))
     if narrowband:
@@ -163,9 +166,14 @@ def turns(corpora, noises, out, chosen):
             request = real.read_audio(path)
             said = sound_of(real.read_audio(wakes[number % len(wakes)]))
             said = said * np.sqrt(real.speech_power(request) / real.speech_power(said))
+            # One room for the whole turn: the request's, under the wake word too. (Before
+            # version 7 the room before and after was the turn's quietest 100 ms, often the
+            # wake word recording's quieter room, so a request made in a noisy room was heard
+            # after a quiet one.)
+            said = said + own_room(request, len(said))
             turn = np.concatenate([said, own_room(request, int(TURN_GAP * RATE)), request])
             mixed = in_room(turn, snr, noise, zlib.crc32(name.encode()), LEAD, TAIL,
-                            narrowband=sidecar["voice"].startswith("fsdd:"))
+                            narrowband=sidecar["voice"].startswith("fsdd:"), room_of=request)
             real.write_audio(os.path.join(folder, name + ".wav"), mixed)
             with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
                 json.dump(dict(sidecar, noise=noise_name, snr=snr, wakePhrase="jarvis", wakeStartsAt=LEAD,
