@@ -68,7 +68,7 @@ WAKE_SHARE = 24  # recordings of each phrase
 # The pause between the wake word and the request in a recorded turn (s).
 TURN_GAP = 0.3
 # Written into OUTDIR/corpus-version: make bench-noise remakes a corpus of another version.
-VERSION = "7"
+VERSION = "8"
 
 
 def spread(items, count):
@@ -190,7 +190,7 @@ def wake_words(corpora, noises, out, negative_minutes):
             tests = [item for item in wake.wake_recordings(corpora, folder, prefix) if item[1] == "test"]
             for number, (path, _, ident) in enumerate(spread(tests, WAKE_SHARE)):
                 _, noise = noises[(number + index) % len(noises)]
-                mixed = in_room(real.read_audio(path), snr, noise, zlib.crc32(path.encode()), LEAD, 1.0)
+                mixed = in_room(real.read_audio(path), snr, noise, wake.noise_seed(path, corpora), LEAD, 1.0)
                 real.write_audio(os.path.join(target, f"test-{ident}.wav"), mixed)
         negatives = os.path.join(out, "wake", condition, "negatives")
         os.makedirs(negatives)

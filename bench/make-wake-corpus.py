@@ -58,7 +58,7 @@ PHRASES = [("jarvis", "wake-jarvis", ""), ("athena", "wake-mycroft/athena", "ath
 # Each positive's condition and the SNR of its room (60: a quiet room, the noise 60 dB down).
 CONDITIONS = [("clean", 60), ("snr10", 10)]
 # Written to OUTDIR/corpus-version; make wake-corpus makes the corpus again when it changes.
-VERSION = "2"
+VERSION = "3"
 TUNE_SPEAKERS = {"jackson", "nicolas", "theo"}
 # (SNR in dB, speed) of each pass over the speech, in the order they are made.
 PASSES = [(60, 1.0), (20, 1.0), (10, 1.0), (5, 1.0), (60, 0.92), (10, 1.08), (20, 0.92),
@@ -130,7 +130,14 @@ def own_room(speech, length):
     return tiled[:length]
 
 
-def positive(path, number, condition, noises):
+def noise_seed(path, corpora):
+    """Where in its noise a recording's bed starts, from the recording's place within `corpora`:
+    the same wherever the corpora are and however their folder is spelt (before version 3 the
+    whole path counted, so ../shared/corpora and its absolute path gave other figures)."""
+    return zlib.crc32(os.path.relpath(path, corpora).encode())
+
+
+def positive(path, number, condition, noises, corpora):
     """The recording at `path` (the `number`th of its phrase) with 1 s of the condition's room
     before and after it, as the benchmark hears it. The room is the recording's own (its
     quietest quarter second, `own_room`) with the condition's noise over it: a microphone that
@@ -141,7 +148,7 @@ def positive(path, number, condition, noises):
     power = speech_power(speech)
     room = own_room(speech, RATE)
     padded = np.concatenate([room, speech, room])
-    seed = zlib.crc32(path.encode())
+    seed = noise_seed(path, corpora)
     snr = dict(CONDITIONS)[condition]
     noise = noises[(number + (condition == "snr10")) % len(noises)]
     piece = bed(noise, seed % len(noise), len(padded))
@@ -161,7 +168,7 @@ def positives(corpora, noises, out):
         for number, (path, split, ident) in enumerate(wake_recordings(corpora, folder, prefix)):
             for condition, _ in CONDITIONS:
                 write_audio(os.path.join(out, "positives", slug, condition, f"{split}-{ident}.wav"),
-                            positive(path, number, condition, noises))
+                            positive(path, number, condition, noises, corpora))
             count += 1
         print(f"positives: {count} recordings of \"{slug}\"", file=sys.stderr)
 
