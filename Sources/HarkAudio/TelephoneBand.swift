@@ -11,9 +11,9 @@ import Foundation
 ///
 /// The measure: over the loud pieces of the utterance (32 ms, within `loudWithin` dB of the
 /// loudest), how far the energy from 4.4 to 7.8 kHz falls below the energy from 0.3 to 3.8 kHz.
-/// On `make bench-real`'s quiet-room recordings, the telephone-band digits (FSDD, recorded at
-/// 8 kHz) measure 35 to 80 dB (174 of 180 at least 45), every full-band voice -4 to 48 (one of
-/// 603 at 45 or more, a Mycroft community recording; median 20). Noise over the whole band
+/// On `make bench-real`'s quiet room nearly every telephone-band digit measures 45 dB or more
+/// and nearly no full-band voice does (figures: docs/benchmarks.md, "Asking first through a
+/// telephone-band microphone"). Noise over the whole band
 /// fills the high band too, so in a noisy room the measure says full band; there the noisy
 /// room's own asking first applies (`NoisyConfirmation`).
 public enum TelephoneBand {

@@ -41,24 +41,13 @@ public enum TurnGrammar {
     /// How much surer the recogniser must be of one of Hark's own commands than of an app's
     /// phrase (`Grammar.Rule.strictness`) at the top level, where nothing is going on
     /// (`hearingOwnCommandsStrictly`). Short, everyday and in every grammar, they catch speech
-    /// never meant as a request: on `make bench-real` at the threshold then shipped (-1.78), 31 of the
-    /// 1,206 recordings that must be rejected were heard as one ("jarvis" as "turn it up" or
-    /// "help", a reader's "never mind", someone's "quieter") against 11 as an app's phrase, and
-    /// each is acted on: the loudspeaker turned up, "OK.", the help spoken. Chosen on the tune
-    /// half (810 recordings to reject, sweeping 0 to 2 in steps of 0.05) as the least strictness
-    /// keeping its false acceptances, these included, within 1 % (8): 0.8 lets 6 through (none
-    /// as an own command), 0.75 lets 9. On the test half it lets 7 of 396 through (2 of them
-    /// "help", a one-word phrase lifted by the other words' allowance) instead of 19; no app's
-    /// phrase is judged differently, so the commands accepted stay 1,888 of 3,492. With the
-    /// threshold then chosen again (-1.81, see `Confidence.defaultThreshold`), 0.8 is still the
-    /// least strictness keeping the tune half within 8 (0.75: 10). The corpus
-    /// holds no real voice saying these commands, so their cost is not measured, only guessed at
-    /// from the apps' commands heard right: a margin 0.8 higher would have turned away none of
-    /// home-en's in a quiet room, 2 % at 20 dB and 22 % at 10 dB, but a quarter of the lone
-    /// names in a quiet room and half at 10 dB. Real recordings of people saying "louder",
-    /// "stop" and "never mind" are what would tell. Inside a question (an answer, "cancel",
-    /// "repeat", "help") they are judged as before: the person has just been asked something, and
-    /// `make bench-real` measures no speech to reject there.
+    /// never meant as a request ("jarvis" heard as "turn it up" or "help"), and each is acted on:
+    /// the loudspeaker turned up, "OK.", the help spoken. Chosen on the tune half of `make
+    /// bench-real` as the least strictness keeping its false acceptances within 1 %; what it costs
+    /// real voices saying these commands is not measured (figures: docs/benchmarks.md, "The
+    /// settings' figures"). Inside a question (an answer, "cancel", "repeat", "help") they are
+    /// judged as before: the person has just been asked something, and `make bench-real`
+    /// measures no speech to reject there.
     public static let ownCommandStrictness = 0.8
 
     /// The commands of every turn, to add to any grammar.

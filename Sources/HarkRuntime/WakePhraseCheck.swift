@@ -12,11 +12,10 @@ public import HarkVoice
 /// not people, and a quarter of an hour cannot show one false wake in ten hours, so the check
 /// counts near misses too: candidates given even odds or better once checked against other
 /// words, as listening checks them. On the four phrases `make bench-wake` measures on real speech,
-/// the near misses per hour of this speech picked out the worst as the real false wakes did:
-/// "athena" 90 an hour here and two false wakes (its real false wakes 14 per 10 hours at
-/// sensitivity 0.5), "jarvis", "amelia" and "hey chatterbox" none (0, 0.7 and 4.2). So a phrase is
-/// called risky when it has `riskyNearMissesPerHour` or more, or wakes Hark at all here; the real
-/// figures, where they exist, are shown beside.
+/// the near misses per hour of this speech picked out the worst as the real false wakes did
+/// (figures: docs/benchmarks.md, "The settings' figures"). So a phrase is called risky when it
+/// has `riskyNearMissesPerHour` or more, or wakes Hark at all here; the real figures, where they
+/// exist, are shown beside.
 public struct WakePhraseCheck {
     public struct Result: Sendable, Codable, Equatable {
         public var phrase: String
@@ -48,8 +47,7 @@ public struct WakePhraseCheck {
 
     /// False wakes per 10 hours at sensitivity 0.5 on 12.6 to 14.4 hours of real speech that must
     /// not wake Hark (`make bench-wake`, the test side of its corpus, the shipped verifier and its
-    /// check against other words): 0 of 12.6 hours for "jarvis", 18 of 12.7 for "athena", 1 of
-    /// 13.8 for "amelia", 6 of 14.4 for "hey chatterbox".
+    /// check against other words; the counts: docs/benchmarks.md, "The settings' figures").
     public static let measuredOnRealSpeech: [String: Double] = ["jarvis": 0, "athena": 14.2, "amelia": 0.7, "hey chatterbox": 4.2]
 
     /// Hark's voice three ways: espeak-ng's voice names differ between builds; its pitch and speed do not.

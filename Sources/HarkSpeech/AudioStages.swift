@@ -43,8 +43,8 @@ public struct RequestDenoising: AudioStage {
     var aboveRoomLevel: Double?
 
     /// 14 dB: chosen with `NoisyConfirmation.standardDenoisedReach` on the tune half of `make
-    /// bench-real` among 6 to 20 dB (docs/benchmarks.md). Its requests in household noise at 10 dB
-    /// measure 8 to 19 dB by this estimate (10th to 90th percentile; median 13), at 5 dB 5 to 16.
+    /// bench-real` among 6 to 20 dB, as the most requests done or asked about right, a wrong action
+    /// counted as six (figures: docs/benchmarks.md, "Noise suppression for a noisy request").
     public static let standardBelow = 14.0
 
     /// Whether `heard` goes through the suppression.

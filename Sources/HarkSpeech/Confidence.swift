@@ -41,8 +41,8 @@ public enum Confidence {
     public static let spread = 0.25
     /// The share of the speech heard that the grammar's words must explain for the coverage
     /// margin to be 0, and how fast the margin falls below it: at 36 % it reaches the default
-    /// threshold. Any slope from 3 to 8 and any share from 0.7 to 0.9 did within 3 % as well on
-    /// the tune half; 4 and 0.8 were the best.
+    /// threshold. The best on the tune half, though its neighbours did nearly as well (figures:
+    /// docs/benchmarks.md, "The settings' figures").
     public static let fullCoverage = 0.8
     public static let coverageSlope = 4.0
 
@@ -70,8 +70,8 @@ public enum Confidence {
     /// How far below the lowest margin asked about a short phrase's margin, less the allowance it
     /// could gain, says the search could not lift it into the ask band whatever it found. A path
     /// through the grammar scores no better beside other words than alone (their senones only
-    /// raise the best score each frame is measured from); on the 1,786 utterances `make
-    /// bench-real` searched, the margin rose by the allowance at most. 0.25 is to spare.
+    /// raise the best score each frame is measured from): on `make bench-real` the margin rose by
+    /// the allowance at most (figures: docs/benchmarks.md, "The settings' figures"). 0.25 is to spare.
     public static let otherWordsHopeless = 0.25
 
     /// Whether the search with other words beside the grammar could change the verdict on a
@@ -134,7 +134,6 @@ public enum Confidence {
                    slowSpeechMargin(features.framesPerPhone) ?? .infinity)
     }
 
-    /// The noise estimate's part of the margin: 0 at or above `noisePenaltyBelow` dB.
     /// The margin a contest with rival words gives (`RivalContest`): the threshold when the word
     /// heard beats its closest rival by `clearance` per frame, lower as the gap closes.
     public static func rivalMargin(gap: Double, clearance: Double) -> Double {
@@ -148,6 +147,7 @@ public enum Confidence {
     public static let defaultRivalClearance = 0.5
     public static let rivalSlope = 0.5
 
+    /// The noise estimate's part of the margin: 0 at or above `noisePenaltyBelow` dB.
     public static func noisePenalty(signalToNoise: Double?) -> Double {
         max(0, noisePenaltyBelow - (signalToNoise ?? 0)) * noisePenaltyPerDecibel
     }

@@ -34,11 +34,9 @@ final class Decoder {
             "-dict", settings.dictionary,
             // 16 kHz in, as the model was trained; other rates are resampled before this.
             "-samprate", "16000", "-nfft", "512",
-            // Silence between words at pocketsphinx's own probability. An earlier 1e-10, chosen
-            // on 93 recordings whose speech filled the file, failed speech with quiet around it:
-            // on the generated corpus (bench/make-corpus.sh, 140 recordings clean and at 10 dB
-            // SNR) commands accepted rose from 62% to 86% clean and from 28% to 53% in noise.
-            // The recogniser keeps a second grammar search with almost none for the voices this
+            // Silence between words at pocketsphinx's own probability: a lower one failed speech
+            // with quiet around it (figures: docs/benchmarks.md, "The settings' figures"). The
+            // recogniser keeps a second grammar search with almost none for the voices this
             // finds no path for.
             "-silprob", "0.005",
         ] + settings.extraArguments
@@ -243,18 +241,12 @@ final class Decoder {
     ///
     /// What does carry from one utterance to the next is the front end's estimate of the
     /// background noise (its noise removal; `startStream` forgets it), so the same recording can
-    /// score a little differently after others (a margin of -0.468 alone, -0.456 after eight
-    /// other home-en fixtures). Forgetting it before every utterance was measured on make
-    /// bench-real: 911 commands heard right at any margin instead of 925, and at the threshold
-    /// chosen on the tune half (≤ 1 % of its speech to reject accepted) 365 test commands instead
-    /// of 423. The estimate from the utterances before (there, the same noise) helps; so it is
-    /// kept, but a decoder shared by rooms of different noise would hear each through the last
-    /// one's estimate: the recogniser therefore keeps a front end for each room (`FrontEnd`) and
-    /// decodes its cepstra (`decodeWhole(_: Cepstra)`); this is plain pocketsphinx's way, which
-    /// the baseline keeps. Forgetting it and then teaching it the utterance's own quietest 300 ms
-    /// (decoded and thrown away) did not recover it: 382 test commands at the tune half's
-    /// threshold; teaching it the whole utterance first (two decodes, RTF 0.10) 371, with 0
-    /// false acceptances of 396 instead of 5.
+    /// score a little differently after others. The estimate from the utterances before (in the
+    /// same room, the same noise) helps, and forgetting it cost commands (figures:
+    /// docs/benchmarks.md, "The settings' figures"); so it is kept, but a decoder shared by rooms
+    /// of different noise would hear each through the last one's estimate: the recogniser
+    /// therefore keeps a front end for each room (`FrontEnd`) and decodes its cepstra
+    /// (`decodeWhole(_: Cepstra)`); this is plain pocketsphinx's way, which the baseline keeps.
     func decodeWhole(_ samples: [Int16]) throws(RecognitionError) -> Hypothesis {
         try decodeUtterance(feeding: "ps_process_raw failed on \(samples.count) samples") {
             samples.withUnsafeBufferPointer { buffer in ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 1) }

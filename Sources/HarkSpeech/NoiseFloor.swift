@@ -5,12 +5,9 @@ import Foundation
 /// Why: a quiet room recorded by a good converter is close to digital silence between words
 /// (−80 dBFS and below). The live cepstral mean then settles on near-silence, and the first
 /// phones of speech after a pause score badly against the model, which was trained on
-/// recordings that always had a noise floor. On the wake corpus's tune recordings (make
-/// bench-wake, real speakers, room 60 dB below speech), white noise at −60 dBFS before the
-/// spotter cut "jarvis" missed at sensitivity 0.5 from 38 % to 18 %, "athena" 55 % → 40 %,
-/// "amelia" 76 % → 65 %; −50 and −70 dBFS were each worse on one phrase. Audio that already has
-/// a floor above it (any real microphone in a room with a fan, the fridge, traffic) is barely
-/// changed: −60 dBFS is 34 dB below speech at a usual −26 dBFS.
+/// recordings that always had a noise floor. Audio that already has a floor above it (any real
+/// microphone in a room with a fan, the fridge, traffic) is barely changed: −60 dBFS is 34 dB
+/// below speech at a usual −26 dBFS (figures: docs/benchmarks.md, "The settings' figures").
 ///
 /// The noise is pseudo-random from a fixed seed, so the same input always gives the same
 /// output (tests and benchmarks repeat exactly).
@@ -20,23 +17,14 @@ public struct NoiseFloor: Sendable {
     private let amplitude: Double
     private var state: UInt64
 
-    /// The level the spotter uses unless told otherwise (see the type's comment for the measurement).
+    /// The level the spotter uses unless told otherwise (figures: docs/benchmarks.md, "The settings' figures").
     public static let standardLevel = -60.0
     /// How far below a request's voice the recogniser keeps its floor at the least (see
     /// `level(_:beneathVoiceAt:headroom:)`): so the floor moves only for a voice quieter than
-    /// -40 dBFS. 67 of the Mycroft community's 482 "athena" recordings have their loudest tenth
-    /// below -60 dBFS, under the fixed floor itself. On `make bench-real`, at the same threshold
-    /// (-1.81, which the tune-half rule still gives): commands accepted 1,899 → 1,990 of 3,492,
-    /// heard wrong 179 → 144, recordings to reject let through 12 of 1,206 as before; heard right
-    /// at any margin 2,396 → 2,500; on the test half 1,065 → 1,111 commands, 4 of 396 let through
-    /// as before. Chosen by decoding again the 1,655 recordings with a voice below -30 dBFS with
-    /// headrooms of 10, 15, 20 and 30 dB: 757, 764, 774 and 783 on the tune half (commands
-    /// accepted less twice those wrong; the decoder's noise estimate carries from one recording
-    /// to the next, so these are a guide). The whole corpus again with 30, which also moves the
-    /// floor for voices at the usual -40 to -30 dBFS that the fixed floor served: 1,984 commands,
-    /// 137 wrong, 16 of 1,206 let through (8 of the test half's 396), and a tune score of 765
-    /// against 20's 761, each at its tune-rule threshold; too little for that much more change.
-    /// The wake-word spotter, which hears a stream, keeps the fixed level.
+    /// -40 dBFS. Some devices catch voices under the fixed floor itself; a larger headroom also
+    /// moved the floor for usual voices, which the fixed floor serves, for little gain (figures:
+    /// docs/benchmarks.md, "The settings' figures"). The wake-word spotter, which hears a stream,
+    /// keeps the fixed level.
     public static let headroomBelowVoice = 20.0
 
     /// The level for an utterance whose voice is at `voiceLevel` dBFS (`SignalToNoise.voiceLevel`):

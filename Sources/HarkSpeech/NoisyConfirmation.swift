@@ -27,9 +27,9 @@ public struct NoisyConfirmation: Sendable, Equatable {
     /// only where the telephone band is asked about at all (`RecognizerConfiguration.telephoneBandReach`).
     public var telephoneBandReach: Double
 
-    /// Up to 30 dB: below 20 the tune half of `make bench-real` still took 4 wrong actions at
-    /// 20 dB and 6 after a click, each among about six requests heard right and now asked about,
-    /// the trade the `reach` was chosen at (docs/benchmarks.md).
+    /// Up to 30 dB: below 20 the tune half of `make bench-real` still took wrong actions in its
+    /// 20 dB rooms and after a click, each among about six requests heard right and now asked
+    /// about, the trade the `reach` was chosen at (figures: docs/benchmarks.md, "Asking first up to 30 dB").
     public static let standardBelow = 30.0
     /// Rooms below this (or below `below`, when that is lower) are called noisy in what Hark
     /// says: a request not made out there was lost "over the noise" and is asked for again. A
@@ -46,9 +46,8 @@ public struct NoisyConfirmation: Sendable, Equatable {
     public static let standardAgreedReach = 0.65
     /// Chosen on the tune half of `make bench-real` as the shortest with no wrong action there
     /// (every one left was a telephone-band digit, "zero" done as "two", heard through its band
-    /// with its room; 0.9 until the corpus's noise was one no model learnt, where a tune digit
-    /// was done wrong 0.91 above the threshold); quiet rooms keep
-    /// `RecognizerConfiguration.standardTelephoneBandReach` (docs/benchmarks.md).
+    /// with its room); quiet rooms keep `RecognizerConfiguration.standardTelephoneBandReach`
+    /// (figures: docs/benchmarks.md, "1.0 since make bench-real's corpus version 3").
     public static let standardTelephoneBandReach = 1.0
     public static let standard = NoisyConfirmation(below: standardBelow, reach: standardReach)
 

@@ -33,10 +33,9 @@ public enum OtherWords {
     }
 
     /// The chance of leaving the grammar's start for the loop, and of each word in it, as the
-    /// grammar's own arcs have chance 1 (both are raised to the decoder's language weight). With
-    /// 1e-5 to enter the loop never won on make bench-real's quiet room; with 1e-3 for each word
-    /// it won less often against speech to reject (at one false acceptance in 201, 165 commands
-    /// of 229 instead of 184).
+    /// grammar's own arcs have chance 1 (both are raised to the decoder's language weight): a
+    /// dearer entry never let the loop win, dearer words let it win less often against speech to
+    /// reject (figures: docs/benchmarks.md, "The settings' figures").
     static let entryProbability: Float = 1e-3
     static let wordProbability: Float = 1e-2
 

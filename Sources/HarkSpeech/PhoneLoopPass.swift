@@ -11,13 +11,8 @@ import Dispatch
 /// phones.
 ///
 /// The loop is free: any phone may follow any other. A loop weighed by Debian's phone language
-/// model (`en-us-phone.lm.bin`, through `ps_set_allphone_file`), a yardstick closer to "any
-/// English speech", judged worse on make bench-real, each at the threshold chosen on the tune
-/// half (most commands less twice the wrong ones, at most 6 of its 810 recordings to reject let
-/// through): at pocketsphinx's language weight 6.5, 824 commands of 3,492 accepted (54 wrong, 10
-/// of 1,206 false acceptances; test speakers 415 of 1,926), at weight 2, 1,763 (171, 12; test
-/// 995), where the free loop accepts 1,888 (172, 11; test 1,060). Heard right at any margin:
-/// 2,402 and 2,396 against 2,396, so the grammar pass heard the same; only the yardstick moved.
+/// model, a yardstick closer to "any English speech", accepted fewer commands at the same false
+/// acceptances (figures: docs/benchmarks.md, "The settings' figures").
 final class PhoneLoopPass: @unchecked Sendable {
     // @unchecked: `decoder` is used only on `queue`, and `alongside` waits for that work to end
     // before it returns, so no two utterances ever share it.
@@ -35,20 +30,16 @@ final class PhoneLoopPass: @unchecked Sendable {
 
     /// How many of a phone's Gaussians the loop weighs in each frame (pocketsphinx's -topn; the
     /// grammar pass keeps the default 4). Three cost less and judged a little better on make
-    /// bench-real, each at its threshold chosen on the tune half (≤ 1 % of its speech to reject
-    /// let through): 406 test commands accepted instead of 397, for 5 of 396 false acceptances
-    /// either way and 47 misrecognitions instead of 42. Two accepted more again (410) but let
-    /// 8 of 396 through on the test half: it did not hold on other speakers.
+    /// bench-real; two did not hold on the test half's speakers (figures: docs/benchmarks.md,
+    /// "The settings' figures").
     static let gaussiansPerFrame = 3
 
     /// `extraArguments`: the grammar pass's adaptation and filler flags, so both passes hear the same model.
     init(modelDirectory: String, logFile: String, extraArguments: [String] = []) throws(RecognitionError) {
-        // Context-independent phones keep the pass cheap. Scoring them only every second frame
-        // (-ds 2) cut the whole recogniser's CPU by a quarter on make bench-real (real-time factor
-        // 0.054 → 0.042, decode p95 338 → 212 ms) but blunted the confidence: each at its threshold
-        // chosen on the tune half, 386 test commands accepted instead of 397 at as many false
-        // acceptances. The model's files are cut to those phones where they can be
-        // (`ContextIndependentModel`): the same scores in about 5 MB less memory.
+        // Context-independent phones keep the pass cheap. Every frame is scored: every second
+        // frame (-ds 2) cut a quarter of the CPU but blunted the confidence (figures:
+        // docs/benchmarks.md, "The settings' figures"). The model's files are cut to those phones
+        // where they can be (`ContextIndependentModel`): the same scores in less memory.
         let arguments = ["-allphone_ci", "yes", "-topn", String(Self.gaussiansPerFrame)] + extraArguments
         let make = { (model: [String]) throws(RecognitionError) -> Decoder in
             try Decoder.make(entries: [], modelDirectory: modelDirectory, logFile: logFile, extraArguments: arguments + model)

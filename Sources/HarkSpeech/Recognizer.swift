@@ -306,22 +306,11 @@ public final class Recognizer {
     public var roomsHeard: [String] { frontEnds.names }
 
     /// The room level suggested for `RecognizerConfiguration.denoisesAbove` (`--request-denoise-above`),
-    /// which is off by default. Chosen on the tune half of `make bench-real` (room levels there:
-    /// quiet rooms about -80 dBFS at the median, 20 dB SNR -44, 10 dB -34, 0 dB -27) among -70 to
-    /// -35 dBFS, offline from one run with and one without suppression. Decoded for real in one
-    /// run, it hears more commands right at any margin (943 of 1,374 against 924) and misrecognises
-    /// fewer, but each recording then inherits the front end's noise estimate from suppressed and
-    /// unsuppressed ones alike, and the margins moved: at the threshold chosen on the tune half
-    /// (-1.756) it accepted 194 tune commands against 203 without it, and on the test half 422
-    /// (35 wrong, 6 of 396 false acceptances) against 423 (45, 7). At -1.78: 0 dB SNR 33 commands
-    /// of 229 instead of 21, 5 dB 75 instead of 68, but 10 dB 109 instead of 118. So it is there
-    /// for a loud room, not on for every room. Switching by the utterance's own signal-to-noise
-    /// estimate did no better then, judged at one threshold for every room (below 11 dB: test 408
-    /// commands, 33 wrong, 3 false acceptances at its tune threshold, -1.649); with a noisy room's
-    /// requests asked about first, and a suppressed one further up, it is on by default
-    /// (`RecognizerConfiguration.denoisesBelow`). Also measured and not taken: suppressing every
-    /// utterance, and letting the suppressor hear the utterance once before the pass kept (more
-    /// false acceptances).
+    /// which is off by default: chosen on the tune half of `make bench-real`, it helped the
+    /// loudest rooms and hurt the moderately noisy ones, so it is for a room that is loud all the
+    /// time. By default a request is suppressed by its own signal-to-noise estimate instead
+    /// (`RecognizerConfiguration.denoisesBelow`) and asked about further up (figures:
+    /// docs/benchmarks.md, "The settings' figures").
     public static let denoisingRoomLevel = -50.0
 
     /// Judges `heard` against the phone loop's outcome on the same audio (nil when confidence is

@@ -46,10 +46,8 @@ public struct RecognizerConfiguration: Sendable {
     public var rejectionMargin: Double = Confidence.defaultThreshold
     /// How far below `rejectionMargin` a phrase of the grammar is still kept as a guess the
     /// conversation can check ("Did you say …?") instead of giving up. A width rather than a
-    /// margin, so the band follows the threshold when someone moves it. On the generated
-    /// corpus, the default band (-2.25 to -1.6) holds 12 % of the commands (most of them heard
-    /// right) and 13 % of the out-of-grammar sentences; on real voices, none of home-en and
-    /// 4 % of the "jarvis" recordings. 0 never asks.
+    /// margin, so the band follows the threshold when someone moves it. 0 never asks (figures:
+    /// docs/benchmarks.md, "The ask band, 0.28" and "The settings' figures").
     public var askBand: Double = Confidence.defaultAskBand
     /// The lowest margin asked about: `rejectionMargin - askBand`.
     public var askMargin: Double { rejectionMargin - askBand }
@@ -99,9 +97,8 @@ public struct RecognizerConfiguration: Sendable {
     /// (`TransientSuppressor`).
     public var suppressesTransients = true
     /// The level (dBFS) of the faint hiss added to each utterance before it is decoded (see
-    /// `NoiseFloor`), or nil to decode the audio as it comes. On make bench-real's quiet-room
-    /// recordings (room 60 dB below speech) −60 dBFS lifted the commands understood at the
-    /// threshold from 99 to 126 of 229 (each at its threshold from the tune half).
+    /// `NoiseFloor`), or nil to decode the audio as it comes: a near-silent room throws the front
+    /// end's normalisation off (figures: docs/benchmarks.md, "The settings' figures").
     public var noiseFloor: Double? = NoiseFloor.standardLevel
     /// How far below the utterance's voice (`SignalToNoise.voiceLevel`) the noise floor is kept
     /// at the least (`NoiseFloor.level(_:beneathVoiceAt:headroom:)`), or nil for `noiseFloor`
@@ -135,10 +132,9 @@ public struct RecognizerConfiguration: Sendable {
     ///
     /// The other words of `models/other-words.txt` (`bench/make-other-words.sh`) are the 500 most
     /// probable words of Debian's general language model. One word and from 15 dB were chosen
-    /// with `Confidence.otherWordsAllowance` on the tune half of `make bench-real`, at the shipped
-    /// threshold, as the most tune commands accepted with at most 8 of its 810 recordings to
-    /// reject let through (offline, from a run with the loop beside every phrase; from 10 to
-    /// 40 dB or none, up to 1, 2, 3 or any number of words, allowances 0 to 4).
+    /// with `Confidence.otherWordsAllowance` on the tune half of `make bench-real`, as the most
+    /// commands accepted at 1 % false acceptances (figures: docs/benchmarks.md, "The settings'
+    /// figures").
     public var otherWords: [String] = []
     public var otherWordsUpTo = 1
     public var otherWordsQuietAbove = 15.0

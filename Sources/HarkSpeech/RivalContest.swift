@@ -43,9 +43,9 @@ public struct RivalOutcome: Sendable, Equatable, Codable {
     /// What to ask about after a "no" to `question` (asked about `words`, whose closest rival is
     /// `closest`): the phrase with the other meaning, when the grammar allows only one other word
     /// where the rival stands (`wordsThere`: "on" or "off", "open" or "closed"); nil otherwise.
-    /// Where it allows several (a colour, a digit), the closest rival was what had been said in
-    /// only 46 of the 191 requests of make bench-real (11e70a0) that were asked about and heard
-    /// wrong: a second question would mostly be wrong too.
+    /// Where it allows several (a colour, a digit), the closest rival was seldom what had been
+    /// said, so a second question would mostly be wrong too (figures: docs/how-hark-hears.md,
+    /// "The ask band").
     public static func otherMeaning(of words: [String], askedAbout question: [String],
                                     closest: RivalOutcome?) -> [String]? {
         guard let closest, closest.wordsThere == 1 else { return nil }

@@ -17,9 +17,8 @@ enum SecondHearing {
     }
 
     /// Whether two hearings of one request formed the same phrase, word for word: then they are
-    /// judged as agreeing (`NoisyConfirmation.agreedReach`). Of make bench-real's suppressed
-    /// requests asked about, 85 % of those heard the same both ways were heard right, 57 % of
-    /// the others.
+    /// judged as agreeing (`NoisyConfirmation.agreedReach`): such requests are more often heard
+    /// right (figures: docs/benchmarks.md, "Two hearings of the same phrase").
     /// `one` and `other`: each hearing's words, nil when they formed no phrase.
     static func agree(_ one: [String]?, _ other: [String]?) -> Bool {
         one != nil && one == other

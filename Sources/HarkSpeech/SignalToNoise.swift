@@ -7,8 +7,8 @@ import Foundation
 /// The audio is cut into 25 ms pieces, and the ratio is of the 90th percentile of their mean
 /// power to the 10th, in dB. An utterance comes with some of the room around its words (the
 /// endpointer's lead-in and the quiet that ended it; a file or a stream as it was recorded), so
-/// the 10th percentile is the room and the 90th the voice. On `make bench-real` the median is
-/// 61 dB for the quiet-room recordings, 22 at 20 dB SNR, 13 at 10, 9 at 5 and 5.5 at 0. Speech
+/// the 10th percentile is the room and the 90th the voice. It reads a little above the SNR a
+/// corpus mixes its noise in at (figures: docs/benchmarks.md, "The settings' figures"). Speech
 /// cut tight, with no quiet in it, measures low, and is judged as if heard in noise: the
 /// stricter way.
 public enum SignalToNoise {

@@ -169,13 +169,10 @@ final class WakeWordVerifier {
 
     /// A window of audio (the candidate with a little audio either side) as every search of it
     /// hears it: computed once, by a front end that starts afresh for each window, so that what
-    /// the verifier finds in a window is that window's alone. The front end's noise removal used
-    /// to carry its estimate of the background from one window to the next, through every
-    /// search: the phrase's alignment and the free phones it is compared with heard the same
-    /// audio differently, and a candidate's odds depended on the windows looked at before it, so
-    /// on the other phrases the spotter listened for ("hey chatterbox" listened for alone was
-    /// missed in 29 of 38 test recordings at the default, listened for beside "athena" and
-    /// "amelia" in 20).
+    /// the verifier finds in a window is that window's alone. Carried from one window to the
+    /// next, the front end's estimate of the background made the alignment and the free phones
+    /// hear the same audio differently, and made a candidate's odds depend on the windows looked
+    /// at before it (figures: docs/benchmarks.md, "The settings' figures").
     func cepstra(of samples: [Int16]) throws(RecognitionError) -> Cepstra {
         frontEnd.startStream()
         return try frontEnd.cepstra(of: samples)
@@ -298,10 +295,9 @@ final class WakeWordVerifier {
     /// as beside a command grammar.
     ///
     /// The graph is made for this one decoding and removed after it, before the next is made:
-    /// kept, the check's two searches of a few hundred words each held 14 MB of pocketsphinx's
-    /// search trees for as long as Hark listened (a turn's peak memory 103 MB on make
-    /// bench-live's session, 94 MB without them), while a check comes only with a likely wake
-    /// word and making a search again takes about 7 ms beside its 45 ms of decoding.
+    /// kept, the check's two searches held 14 MB of pocketsphinx's search trees for as long as
+    /// Hark listened, while a check comes only with a likely wake word and making a search again
+    /// costs little beside decoding it (figures: docs/benchmarks.md, `make bench-live`).
     private func bestScore(of window: Cepstra, states: Int, final: Int,
                            arcs: [(from: Int, to: Int, word: String?, probability: Float)]) throws(RecognitionError) -> Double {
         let name = "hark-wake-word-check"
@@ -335,15 +331,11 @@ extension WakeWordVerifierModel {
     /// The verifier Hark ships, fitted by bench/fit-wake-verifier.py (proposals from -2) on the
     /// tune half of the wake corpus (bench/make-wake-corpus.py): real people saying "jarvis",
     /// "athena" and "amelia", clean and at 10 dB in household noise, against the candidates
-    /// that 3 hours of other real speech raised for each, heard as they were recorded.
-    /// Fitted again on the same tune recordings heard through the noise floor (`NoiseFloor`, as
-    /// the spotter hears them now), the new weights did worse on those very recordings where it
-    /// matters, at the strict end: with no false alarm on the tune negatives, "jarvis" missed
-    /// 18 of 105 clean and 55 of 105 at 10 dB against 15 and 40 with these, "amelia" 54 and 60 of
-    /// 68 against 52 and 57 (`bench/fit-wake-verifier.py --against`). A logistic fit weighs
-    /// every candidate alike; what a wake word needs is the few best-scoring false ones kept
-    /// out. So these stay. `make bench-wake` judges them on the test half: other recordings,
-    /// other files.
+    /// that 3 hours of other real speech raised for each, heard as they were recorded. Fitted
+    /// again as the spotter hears them now (through `NoiseFloor`), weights did worse at the strict
+    /// end: a logistic fit weighs every candidate alike, and a wake word needs the few
+    /// best-scoring false ones kept out. So these stay (figures: docs/benchmarks.md, "The
+    /// settings' figures"); `make bench-wake` judges them on the test half.
     public static let shipped: WakeWordVerifierModel? = WakeWordVerifierModel(
         features: WakeWordEvidence.featureNames,
         mean: [-1.348284, -22.33351, -17.610655, 0.701712, 1.475239, 0.459942, 0.050867, 0.101969],
