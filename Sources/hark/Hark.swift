@@ -18,6 +18,6 @@ struct Hark: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [Listen.self, Run.self, Chat.self, Say.self, Pronounce.self, PIN.self, Devices.self,
-                      Shortcuts.self, Donations.self, Suggest.self, Automations.self, Apps.self, Import.self, Serve.self, Bench.self, BenchWake.self, BenchEcho.self, BenchSoak.self, Sentences.self, WakeCheck.self, SpeakWorker.self],
+                      Shortcuts.self, Donations.self, Suggest.self, Automations.self, Apps.self, Import.self, Serve.self, Bench.self, BenchWake.self, BenchEcho.self, BenchSoak.self, Sentences.self, WakeCheck.self, MicCheck.self, SpeakWorker.self],
         defaultSubcommand: nil)
 }
