@@ -27,6 +27,9 @@ public enum LiveEvent: Sendable {
     /// The wake word was said while Hark spoke: the reply stopped `at` seconds into the input,
     /// `afterWakeWord` seconds after the wake word ended (the `wake` event follows).
     case interrupted(at: Double, afterWakeWord: Double)
+    /// The microphone gave nothing but digital silence for `SilentMicrophone.seconds` (`silent`),
+    /// or sound again after that, `at` seconds into the input.
+    case microphone(silent: Bool, at: Double)
     /// Something went wrong and the loop went on (a device that failed, a turn that could not be decoded).
     case problem(String)
 }

@@ -82,6 +82,7 @@ public actor LiveLoop {
     private var ambient: EnergyEndpointer
     /// The room heard while waiting, for judging the request after a wake word (`RoomBeforeRequest`).
     private var roomBefore = RoomBeforeRequest()
+    private var silentMicrophone = SilentMicrophone()
     var recent = RecentAudio(seconds: 2)
     private var acknowledgement: (clip: AudioClip, isSpeech: Bool)?
     /// Hark's own voice taken out while it speaks; made at the first reply spoken that way.
@@ -160,6 +161,9 @@ public actor LiveLoop {
             guard let chunk = read, !chunk.isEmpty else { break }
             heard += chunk.count
             recent.append(chunk, endingAt: heard + skipped)
+            if let change = silentMicrophone.observe(chunk) {
+                onEvent(.microphone(silent: change == .fellSilent, at: seconds(heard + skipped)))
+            }
             switch phase {
             case .waiting:
                 ambient.observe(chunk)

@@ -9,6 +9,8 @@ import HarkAudio
 public struct MicrophoneCheck: Sendable, Equatable, Codable {
     /// What the check found, each with what Hark does about it.
     public enum Finding: String, Sendable, Equatable, Codable, CaseIterable {
+        /// Nothing but exact zeros came, room and speech: a capture switched off, or not a microphone.
+        case digitalSilence
         /// The room is louder than the wake spotter's noise suppression line.
         case wakeWordHeardThroughSuppression
         /// The room's loudest moments stand well above its quiet ones (a cat, dishes, talk).
@@ -110,7 +112,8 @@ public struct MicrophoneCheck: Sendable, Equatable, Codable {
             voiceAboveRoom = levels.signalToNoise
         }
         findings = []
-        findings = judged(speech: speech, settings: settings)
+        let silent = { (samples: [Int16]) in samples.allSatisfy { abs(Int32($0)) <= 1 } }
+        findings = silent(room) && silent(speech) ? [.digitalSilence] : judged(speech: speech, settings: settings)
     }
 
     private func judged(speech: [Int16], settings: Settings) -> [Finding] {

@@ -72,6 +72,15 @@ struct LiveEventPrinter: Sendable {
         case .interrupted(let at, let afterWakeWord):
             let what = String(format: "interrupted: stopped speaking %.0f ms after the wake word", afterWakeWord * 1000)
             if recording { Swift.print(String(format: "%7.2f s  %@", at, what)) } else { logger.info("\(what)") }
+        case .microphone(let silent, let at):
+            let what = silent ? SilentMicrophoneText.silent : SilentMicrophoneText.heardAgain
+            if recording {
+                Swift.print(String(format: "%7.2f s  %@", at, what))
+            } else if silent {
+                logger.warning("\(what)")
+            } else {
+                logger.info("\(what)")
+            }
         case .problem(let message):
             logger.error("\(message)")
         }
@@ -124,6 +133,8 @@ struct LiveEventPrinter: Sendable {
             return ["event": "yielded", "at_s": at]
         case .interrupted(let at, let afterWakeWord):
             return ["event": "interrupted", "at_s": at, "after_wake_word_s": afterWakeWord]
+        case .microphone(let silent, let at):
+            return ["event": silent ? "microphone_silent" : "microphone_heard_again", "at_s": at]
         case .problem(let message):
             return ["event": "problem", "message": message]
         }
@@ -180,4 +191,11 @@ final class StopSignals {
         close(ends.read)
         close(ends.write)
     }
+}
+
+/// What `hark listen` says when the microphone gives nothing but digital silence, and after.
+enum SilentMicrophoneText {
+    static let silent = String(format: "the microphone has given nothing but digital silence for %g s: is its capture"
+        + " switched off (alsamixer, F4) or is it the wrong device (hark devices)?", SilentMicrophone.seconds)
+    static let heardAgain = "the microphone hears sound again"
 }

@@ -128,6 +128,8 @@ enum MicCheckReport {
 
     static func advice(_ finding: MicrophoneCheck.Finding, _ check: MicrophoneCheck, _ settings: MicrophoneCheck.Settings) -> String {
         switch finding {
+        case .digitalSilence:
+            "The microphone gave nothing but digital silence: is its capture switched off (alsamixer, F4), or is it the wrong device (hark devices)?"
         case .wakeWordHeardThroughSuppression:
             String(format: "The room is louder than %g dBFS, so the wake word is listened for through noise suppression (wake_denoise_above).",
                    settings.wakeDenoisesAbove ?? 0)

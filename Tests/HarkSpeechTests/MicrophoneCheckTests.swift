@@ -96,6 +96,15 @@ import Testing
         #expect(check.findings.last == .noVoice)
     }
 
+    @Test func aMutedCaptureIsDigitalSilence() throws {
+        let check = try MicrophoneCheck(room: [Int16](repeating: 0, count: 32_000), speech: [Int16](repeating: 0, count: 32_000))
+        #expect(check.findings == [.digitalSilence])
+        #expect(check.voiceLevel == nil)
+        // The quietest real room is not.
+        let hiss = try MicrophoneCheck(room: room(seconds: 2, level: 2), speech: room(seconds: 2, level: 2))
+        #expect(hiss.findings == [.noVoice])
+    }
+
     @Test func tooLittleAudioIsRefusedSayingWhich() throws {
         #expect(throws: MicrophoneCheck.Problem.tooShort(part: "room", seconds: 0.5, needed: 1)) {
             try MicrophoneCheck(room: [Int16](repeating: 0, count: 8_000), speech: self.voice)
