@@ -14,13 +14,18 @@ struct DeviceOptions: ParsableArguments {
 
     func validate() throws {
         for (flag, name) in [("--input-device", inputDevice), ("--output-device", outputDevice)] {
-            guard let name else { continue }
-            if name.trimmingCharacters(in: .whitespaces).isEmpty {
-                throw ValidationError("\(flag) needs a device name; `hark devices` lists them")
-            }
-            if name.contains(where: \.isNewline) {
-                throw ValidationError("\(flag) \"\(name)\" is not an ALSA device name: it spans lines")
-            }
+            try Self.check(name, given: flag)
+        }
+    }
+
+    /// Refuses a device name (given with `flag`) that cannot name an ALSA device.
+    static func check(_ name: String?, given flag: String) throws {
+        guard let name else { return }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("\(flag) needs a device name; `hark devices` lists them")
+        }
+        if name.contains(where: \.isNewline) {
+            throw ValidationError("\(flag) \"\(name)\" is not an ALSA device name: it spans lines")
         }
     }
 

@@ -26,11 +26,12 @@ struct MicCheck: ParsableCommand {
         rest someone speaking. The device and the settings (confirm_in_noise_below, \
         wake_denoise_above) come from the settings file, as for `hark listen`.
 
-        Exits 0 when a voice was heard and judged, 1 when none stood above the room, 66 when \
-        the device or the recording cannot be read.
+        Exits 0 when a voice was heard and judged, 1 when none stood above the room, 65 when \
+        the audio is too short to judge, 66 when the device or the recording cannot be read.
         """)
 
-    @OptionGroup var devices: DeviceOptions
+    @Option(help: ArgumentHelp("ALSA capture device, e.g. default, plughw:1, or a name from `hark devices`.", valueName: "name"))
+    var inputDevice: String?
 
     @Option(help: ArgumentHelp("Check a WAV recording (the room first, then speech) instead of the microphone.", valueName: "file"))
     var input: String?
@@ -54,7 +55,8 @@ struct MicCheck: ParsableCommand {
         if !(speechSeconds >= MicrophoneCheck.leastSpeechSeconds && speechSeconds <= 60) {
             throw ValidationError("--speech-seconds must be 0.5 to 60, not \(speechSeconds)")
         }
-        if input != nil && devices.inputDevice != nil { throw ValidationError("give --input or --input-device, not both") }
+        try DeviceOptions.check(inputDevice, given: "--input-device")
+        if input != nil && inputDevice != nil { throw ValidationError("give --input or --input-device, not both") }
     }
 
     func run() throws {
@@ -63,7 +65,7 @@ struct MicCheck: ParsableCommand {
         if let noisy = file.noisyConfirmation { settings.confirmsBelow = noisy?.below }
         let check: MicrophoneCheck
         do {
-            let (room, speech) = try input.map(recording) ?? listen(to: devices.inputDevice ?? file.inputDevice)
+            let (room, speech) = try input.map(recording) ?? listen(to: inputDevice ?? file.inputDevice)
             check = try MicrophoneCheck(room: room, speech: speech, settings: settings)
         } catch let problem as MicrophoneCheck.Problem {
             // A recording's parts are cut by --room-seconds: say so, for a file too short for them.

@@ -77,6 +77,9 @@ import Testing
         #expect(range.errors.contains("--room-seconds must be 1 to 60"))
         let both = try CommandLineTests.hark(["mic-check", "--input", "x.wav", "--input-device", "default"])
         #expect(both.status == 64)
+        let blank = try CommandLineTests.hark(["mic-check", "--input-device", " "])
+        #expect(blank.status == 64)
+        #expect(blank.errors.contains("--input-device needs a device name"))
     }
 
     @Test func aCaptureDeviceIsHeardRoomFirst() throws {
