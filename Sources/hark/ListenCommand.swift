@@ -100,7 +100,7 @@ struct Listen: AsyncParsableCommand {
                                valueName: "dB"))
     var simulateEcho: Double?
 
-    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, tentative_wake, dismissed, interrupted, turn, no_speech, yielded, problem, summary).")
+    @Flag(help: "Print each event as one JSON object per line (kinds: started, wake, tentative_wake, dismissed, interrupted, turn, no_speech, yielded, microphone_silent, microphone_heard_again, problem, summary).")
     var json = false
 
     func validate() throws {
