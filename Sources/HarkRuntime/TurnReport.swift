@@ -140,6 +140,16 @@ public struct TurnReport: Sendable, Codable, Equatable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
+    /// How far the voice stood above the room it was judged in (dB): the louder of the
+    /// utterance's own quietest pieces and the seconds before the wake word; nil when not measured.
+    public var voiceAboveRoom: Double? { features?.signalToNoiseWithRoomBefore ?? features?.signalToNoise }
+
+    /// "the voice 14 dB above the room"; a room quieter than any microphone's own hiss (a
+    /// recording padded with digital silence) as "60 dB or more". Nil when not measured.
+    public var roomSummary: String? {
+        voiceAboveRoom.map { $0 >= 60 ? "the voice 60 dB or more above the room" : String(format: "the voice %.0f dB above the room", $0) }
+    }
+
     /// A few lines for a person at a terminal.
     public func humanReadable() -> String {
         var lines = ["\(recording):"]
@@ -160,6 +170,7 @@ public struct TurnReport: Sendable, Codable, Equatable {
         var sureness = "  confidence: " + String(format: "%.2f", confidence)
         if let weakestWord { sureness += " (weakest word " + weakestWord.summary + ")" }
         lines.append(sureness)
+        if let roomSummary { lines.append("  room:       \(roomSummary)") }
         lines.append("  reply:      \"\(reply)\"\(expectsAnswer ? " (waiting for an answer)" : "")")
         if let problem { lines.append("  problem:    \(problem)") }
         let realTime = timings.recordingSeconds > 0 ? timings.decodeSeconds / timings.recordingSeconds : 0

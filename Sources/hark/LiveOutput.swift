@@ -58,7 +58,7 @@ struct LiveEventPrinter: Sendable {
             } else {
                 let heard = turn.report.text.isEmpty ? "nothing in the grammar" : "\"\(turn.report.text)\""
                 let intent = turn.report.intent.map { " → \(turn.report.app ?? "").\($0)" } ?? ""
-                logger.info("heard \(heard)\(intent); replying \"\(turn.report.reply)\", \(latency)")
+                logger.info("heard \(heard)\(intent)\(Self.room(of: turn.report)); replying \"\(turn.report.reply)\", \(latency)")
                 if let problem = turn.report.problem { logger.warning("\(problem)") }
             }
         case .noSpeech(let at, let inConversation):
@@ -105,6 +105,12 @@ struct LiveEventPrinter: Sendable {
             return
         }
         Swift.print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// " (the voice 14 dB above the room)", for someone reading the log in a noisy kitchen; ""
+    /// when not measured.
+    static func room(of report: TurnReport) -> String {
+        report.roomSummary.map { " (\($0))" } ?? ""
     }
 
     static func object(_ event: LiveEvent) -> [String: Any] {
