@@ -30,6 +30,22 @@ public struct MicrophoneCheck: Sendable, Equatable, Codable {
         /// Below `confirm_in_noise_below`: Hark asks "Did you say …?" before acting on a request
         /// heard only just well enough.
         case asksFirst
+        /// The wake word was heard only faintly (tentative odds): no chime, and only a request
+        /// that follows at once is answered.
+        case wakeWordFaint
+        /// The wake word was not heard in the speech.
+        case wakeWordMissed
+    }
+
+    /// How the wake word fared in the speech, heard by the spotter as `hark listen` sets it up.
+    public struct WakeWordHeard: Sendable, Equatable, Codable {
+        public var phrase: String
+        /// The best odds a candidate reached in the speech; nil when none was proposed.
+        public var odds: Double?
+        /// Whether it reached the sensitivity's threshold (the room's allowance included).
+        public var sure: Bool
+        /// Whether it reached only the tentative odds.
+        public var tentative: Bool
     }
 
     /// The room's level (dBFS) as the wake spotter measures it (`RoomLevel`: the level a fifth of
@@ -47,6 +63,8 @@ public struct MicrophoneCheck: Sendable, Equatable, Codable {
     public var voiceAboveRoom: Double?
     /// The share of the speech's samples at the converter's limit.
     public var clippedShare: Double
+    /// Nil when the wake word was not listened for.
+    public var wakeWord: WakeWordHeard?
     public var findings: [Finding]
 
     /// What Hark is set to do, which the findings are judged against.
@@ -90,14 +108,16 @@ public struct MicrophoneCheck: Sendable, Equatable, Codable {
         }
     }
 
-    /// Judges `room` (16 kHz mono, nobody speaking) and `speech` (the same microphone, someone speaking).
-    public init(room: [Int16], speech: [Int16], settings: Settings = Settings()) throws(Problem) {
+    /// Judges `room` (16 kHz mono, nobody speaking) and `speech` (the same microphone, someone
+    /// speaking); with `wakeWord`, also listens for it in the speech as `hark listen` would.
+    public init(room: [Int16], speech: [Int16], settings: Settings = Settings(),
+                wakeWord: WakeWordConfiguration? = nil) throws {
         let rate = Double(PipelineAudio.sampleRate)
         guard Double(room.count) / rate >= Self.leastRoomSeconds else {
-            throw .tooShort(part: "room", seconds: Double(room.count) / rate, needed: Self.leastRoomSeconds)
+            throw Problem.tooShort(part: "room", seconds: Double(room.count) / rate, needed: Self.leastRoomSeconds)
         }
         guard Double(speech.count) / rate >= Self.leastSpeechSeconds else {
-            throw .tooShort(part: "speech", seconds: Double(speech.count) / rate, needed: Self.leastSpeechSeconds)
+            throw Problem.tooShort(part: "speech", seconds: Double(speech.count) / rate, needed: Self.leastSpeechSeconds)
         }
         // RoomLevel and RoomBeforeRequest judge the last five seconds, as while listening.
         roomLevel = RoomLevel.of(room) ?? EnergyEndpointer.level(meanSquare: 0)
@@ -113,7 +133,37 @@ public struct MicrophoneCheck: Sendable, Equatable, Codable {
         }
         findings = []
         let silent = { (samples: [Int16]) in samples.allSatisfy { abs(Int32($0)) <= 1 } }
-        findings = silent(room) && silent(speech) ? [.digitalSilence] : judged(speech: speech, settings: settings)
+        if silent(room) && silent(speech) {
+            findings = [.digitalSilence]
+            return
+        }
+        findings = judged(speech: speech, settings: settings)
+        guard let wakeWord, voiceLevel != nil else { return }
+        let heard = try Self.hear(wakeWord, after: room, in: speech)
+        self.wakeWord = heard
+        if heard.tentative { findings.append(.wakeWordFaint) } else if !heard.sure { findings.append(.wakeWordMissed) }
+    }
+
+    /// The wake word in `speech`, heard after `room` by a spotter set up as `configuration`
+    /// says, its candidates below the threshold reported too.
+    static func hear(_ configuration: WakeWordConfiguration, after room: [Int16], in speech: [Int16]) throws -> WakeWordHeard {
+        var listening = configuration
+        listening.reportsCandidates = true
+        let spotter = try WakeWordSpotter(configuration: listening)
+        // A second of the room after the speech lets the search finish a phrase said at its end.
+        let tail = Array(room.suffix(PipelineAudio.sampleRate))
+        let heard = room + speech + tail
+        var candidates: [WakeWordDetection] = []
+        // In 100 ms pieces, as the live loop feeds it.
+        for start in stride(from: 0, to: heard.count, by: PipelineAudio.sampleRate / 10) {
+            candidates += try spotter.process(Array(heard[start..<min(start + PipelineAudio.sampleRate / 10, heard.count)]))
+        }
+        candidates = candidates.filter { $0.endSample > room.count }
+        let best = candidates.map(\.confidence).max()
+        let sure = candidates.contains(where: \.isAccepted)
+        // Reporting every candidate, the spotter marks none tentative: judged here as it would.
+        let tentative = !sure && best.map { odds in configuration.tentativeOdds.map { odds >= $0 } ?? false } ?? false
+        return WakeWordHeard(phrase: configuration.keyPhrase, odds: best, sure: sure, tentative: tentative)
     }
 
     private func judged(speech: [Int16], settings: Settings) -> [Finding] {

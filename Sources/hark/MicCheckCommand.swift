@@ -13,9 +13,10 @@ struct MicCheck: ParsableCommand {
         First stay quiet while Hark listens to the room (--room-seconds, 5 by default), with the \
         room as it usually is: the tap, the fridge, the television. Then, when asked, say the \
         wake word and a request from where you usually stand (--speech-seconds, 5). Prints the \
-        room's level, the voice's, how far the voice stands above the room, and what Hark does \
-        at that distance: listening for the wake word through noise suppression, asking \
-        "Did you say …?" first, asking for a request again.
+        room's level, the voice's, how far the voice stands above the room, whether the wake \
+        word was heard (by the spotter as `hark listen` sets it up), and what Hark does at that \
+        distance: listening for the wake word through noise suppression, asking "Did you say …?" \
+        first, asking for a request again.
 
         A voice twice as close to the microphone stands about 6 dB further above a steady room. \
         Try places for the microphone, away from the tap and the fridge and towards where \
@@ -61,12 +62,14 @@ struct MicCheck: ParsableCommand {
 
     func run() throws {
         let file = try settingsFile(config)
+        var live = file.live
+        try live.prepareWakeWord()
         var settings = MicrophoneCheck.Settings(wakeDenoisesAbove: file.live.wakeDenoisesAbove)
         if let noisy = file.noisyConfirmation { settings.confirmsBelow = noisy?.below }
         let check: MicrophoneCheck
         do {
             let (room, speech) = try input.map(recording) ?? listen(to: inputDevice ?? file.inputDevice)
-            check = try MicrophoneCheck(room: room, speech: speech, settings: settings)
+            check = try MicrophoneCheck(room: room, speech: speech, settings: settings, wakeWord: live.wakeWord)
         } catch let problem as MicrophoneCheck.Problem {
             // A recording's parts are cut by --room-seconds: say so, for a file too short for them.
             let hint = input.map { String(format: " (%@: its first %g s are the room, the rest the speech)", $0, roomSeconds) } ?? ""
@@ -118,11 +121,16 @@ enum MicCheckReport {
         if let voice = check.voiceLevel, let above = check.voiceAboveRoom {
             lines.append(String(format: "voice: %.0f dBFS, %.0f dB above the room", voice, above))
             if check.clippedShare > 0 { lines.append(String(format: "       %.2f %% of its samples at full scale", 100 * check.clippedShare)) }
+            if let wake = check.wakeWord {
+                let odds = wake.odds.map { String(format: " (odds %.1f)", $0) } ?? ""
+                let how = wake.sure ? "heard" : wake.tentative ? "heard faintly" : "not heard"
+                lines.append("wake word \"\(wake.phrase)\": \(how)\(odds)")
+            }
         } else {
             lines.append("voice: none heard above the room")
         }
         lines += check.findings.map { "* " + advice($0, check, settings) }
-        if check.findings.isEmpty || check.findings == [.wakeWordHeardThroughSuppression] {
+        if check.voiceLevel != nil, check.findings.allSatisfy({ $0 == .wakeWordHeardThroughSuppression }) {
             lines.append("* Good: the voice stands well clear of the room; Hark acts on what it hears clearly without asking first.")
         }
         return lines.joined(separator: "\n")
@@ -149,6 +157,10 @@ enum MicCheckReport {
             "The voice is barely above the room: many wake words will be missed. Bring the microphone closer to where people speak, or quieten the room."
         case .noisyRoom:
             "With the voice this little above the room, Hark calls the room noisy: a request it does not make out is asked for again (\"Say it again?\")."
+        case .wakeWordFaint:
+            "The wake word was heard only faintly: no chime, and Hark answers only a request said straight after it. Speak closer, or raise sensitivity."
+        case .wakeWordMissed:
+            "The wake word was not heard: say it after \"Now say\", closer to the microphone; or raise sensitivity, or check the phrase with hark wake-check."
         case .asksFirst:
             String(format: "Below %g dB (confirm_in_noise_below), Hark asks \"Did you say …?\" before acting on a request it heard only just well enough.",
                    settings.confirmsBelow ?? 0)

@@ -96,6 +96,29 @@ import Testing
         #expect(check.findings.last == .noVoice)
     }
 
+    /// A real "jarvis" (audio-fixtures/wake/real_wakes.wav, the second of its recordings) before the request.
+    func jarvisThenRequest() throws -> [Int16] {
+        let wakes = try WAVFile.read(contentsOf: Fixtures.audio("wake/real_wakes.wav")).pipelineSamples()
+        return Array(wakes[Int(5.572 * 16_000)..<Int(8.644 * 16_000)]) + voice
+    }
+
+    @Test func theWakeWordIsListenedForAsHarkListens() throws {
+        let configuration = WakeWordConfiguration(keyPhrase: "jarvis")
+        let quiet = room(seconds: 5, level: 30)
+        let said = try MicrophoneCheck(room: quiet, speech: inSteadyNoise(try jarvisThenRequest(), level: 30), wakeWord: configuration)
+        let heard = try #require(said.wakeWord)
+        #expect(heard.phrase == "jarvis" && heard.sure && !heard.tentative)
+        #expect((heard.odds ?? -.infinity) >= WakeWordSpotter.threshold(sensitivity: configuration.sensitivity))
+        #expect(said.findings.isEmpty, "\(said.findings)")
+        // The request alone, no wake word in it.
+        let unsaid = try MicrophoneCheck(room: quiet, speech: inSteadyNoise(voice, level: 30), wakeWord: configuration)
+        #expect(unsaid.wakeWord?.sure == false)
+        #expect(unsaid.findings.contains(.wakeWordMissed) || unsaid.findings.contains(.wakeWordFaint))
+        // Not listened for unless asked.
+        let notAsked = try MicrophoneCheck(room: quiet, speech: inSteadyNoise(try jarvisThenRequest(), level: 30))
+        #expect(notAsked.wakeWord == nil)
+    }
+
     @Test func aMutedCaptureIsDigitalSilence() throws {
         let check = try MicrophoneCheck(room: [Int16](repeating: 0, count: 32_000), speech: [Int16](repeating: 0, count: 32_000))
         #expect(check.findings == [.digitalSilence])
