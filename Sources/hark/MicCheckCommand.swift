@@ -75,6 +75,8 @@ struct MicCheck: ParsableCommand {
             let hint = input.map { String(format: " (%@: its first %g s are the room, the rest the speech)", $0, roomSeconds) } ?? ""
             printError("hark: \(problem)\(hint)")
             throw ExitCode(ExitStatus.dataError)
+        } catch let exit as ExitCode {
+            throw exit  // said already (no sound card)
         } catch {
             throw fail(error)
         }

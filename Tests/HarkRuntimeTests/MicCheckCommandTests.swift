@@ -91,6 +91,14 @@ import Testing
         #expect(blank.errors.contains("--input-device needs a device name"))
     }
 
+    @Test func withoutASoundCardARecordingIsSuggested() throws {
+        guard !AudioDevices.hasSoundCard() else { return }
+        let outcome = try CommandLineTests.hark(["mic-check", "--room-seconds", "1", "--speech-seconds", "1"])
+        #expect(outcome.status == 69)
+        #expect(outcome.errors.contains("this machine has no sound card; check a recording with --input FILE.wav"))
+        #expect(outcome.output.isEmpty)
+    }
+
     @Test func aCaptureDeviceIsHeardRoomFirst() throws {
         let samples = inSteadyNoise([Int16](repeating: 0, count: 2 * 16_000) + voice, level: noisyRoomLevel)
         let raw = directory.appendingPathComponent("microphone.raw")
