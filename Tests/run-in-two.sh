@@ -18,12 +18,38 @@ cd "$(dirname "$0")/.."
 HEAVY='\.(BenchWakeCommandTests|WakeWordSpotterSetupTests|WakeWordSecondLookTests|EchoCancellerTests|ListenCommandTests|LiveLoopTests|CommandLineTests)/'
 
 heavy_log=$(mktemp "${TMPDIR:-/tmp}/hark-tests.XXXXXX")
-trap 'rm -f "$heavy_log"' EXIT
+rest_log=$(mktemp "${TMPDIR:-/tmp}/hark-tests.XXXXXX")
+trap 'rm -f "$heavy_log" "$rest_log"' EXIT
 
-# Both read the one build; neither builds, so SwiftPM's lock on .build is not needed.
-"${SWIFT:-swift}" test --skip-build --ignore-lock --no-parallel --filter "$HEAVY" "$@" > "$heavy_log" 2>&1 &
+# Both read the one build; neither builds, so SwiftPM's lock on .build is not needed. Each still
+# opens the build database as it starts, and the one that opens it second can find it locked and
+# run no test at all ("unable to attach DB … database is locked", then "no tests found"): such a
+# start is tried again, up to three times, and any other failure is left as it is.
+#   swift_test LOG ARGS...   runs `swift test ARGS` with its output in LOG (and on stdout with --tee)
+swift_test() {
+  local log=$1 tee=$2; shift 2
+  local attempt status
+  for attempt in 1 2 3; do
+    if [ "$tee" = tee ]; then
+      "${SWIFT:-swift}" test --skip-build --ignore-lock --no-parallel "$@" 2>&1 | tee "$log"
+      status=${PIPESTATUS[0]}
+    else
+      "${SWIFT:-swift}" test --skip-build --ignore-lock --no-parallel "$@" > "$log" 2>&1
+      status=$?
+    fi
+    if [ "$status" -ne 0 ] && grep -q "database is locked" "$log" && grep -q "no tests found" "$log"; then
+      echo "swift test found SwiftPM's build database locked as it started (attempt $attempt): starting it again" >&2
+      sleep $((attempt * 2))
+      continue
+    fi
+    return "$status"
+  done
+  return "$status"
+}
+
+swift_test "$heavy_log" quiet --filter "$HEAVY" "$@" &
 heavy=$!
-"${SWIFT:-swift}" test --skip-build --ignore-lock --no-parallel --skip "$HEAVY" "$@"
+swift_test "$rest_log" tee --skip "$HEAVY" "$@"
 rest_status=$?
 wait "$heavy"
 heavy_status=$?
