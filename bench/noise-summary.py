@@ -10,6 +10,9 @@ pocketsphinx's, from the same run:
   accepted   commands carried out as meant, of all commands;
   wrong      commands carried out with a wrong intent or value: a wrong action;
   rejected   commands not carried out (Hark rejected them or heard no speech);
+  heard right at any margin
+             commands whose words were heard right, carried out or not: the most any judging of
+             these hearings could accept (plain pocketsphinx judges nothing: its own right);
   false acc. speech to reject that was carried out as a command;
   wake miss  wake words missed, of all (every phrase) at the shipped sensitivity; plain
              pocketsphinx's keyword search at its default threshold;
@@ -32,8 +35,9 @@ def request_rows(report):
     for outcome in report["outcomes"]:
         keys = [(outcome["folder"], "all"), (outcome["folder"], (outcome.get("noise") or "-"))]
         plain = outcome.get("baseline")
-        for who, acted, right in [("hark", outcome["understood"] and outcome["margin"] >= threshold, outcome["commandRight"]),
-                                  ("plain", plain and plain["understood"], plain and plain["commandRight"])]:
+        for who, heard, acted, right in [
+                ("hark", outcome["understood"], outcome["understood"] and outcome["margin"] >= threshold, outcome["commandRight"]),
+                ("plain", plain and plain["understood"], plain and plain["understood"], plain and plain["commandRight"])]:
             if who == "plain" and plain is None:
                 continue
             for key in keys:
@@ -46,6 +50,7 @@ def request_rows(report):
                     tally["right"] += bool(acted and right)
                     tally["wrong"] += bool(acted and not right)
                     tally["rejected"] += not acted
+                    tally["heard"] += bool(heard and right)
                     # Hark asks "Did you say …?" about a phrase just below its threshold.
                     tally["asked"] += bool(who == "hark" and not acted and outcome["understood"] and right
                                            and outcome["margin"] >= threshold - band)
@@ -85,9 +90,9 @@ def fraction(part, whole):
 
 def markdown(requests, wake):
     """The table per condition, Hark's row then plain pocketsphinx's, as docs/benchmarks.md keeps it."""
-    lines = ["| condition | who | commands right | wrong actions | rejected or asked | false acceptances "
-             "| wake words missed | false wakes / 10 h |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| condition | who | commands right | wrong actions | rejected or asked | heard right at any margin "
+             "| false acceptances | wake words missed | false wakes / 10 h |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for condition in CONDITIONS:
         for who in ["hark", "plain"]:
             tally = requests.get((condition, "all", who))
@@ -102,6 +107,7 @@ def markdown(requests, wake):
             name = "clean" if condition == "clean" else f"{int(condition[3:])} dB"
             lines.append(f"| {name if who == 'hark' else ''} | {'Hark' if who == 'hark' else 'plain pocketsphinx'} "
                          f"| {fraction(tally['right'], tally['commands'])} | {wrong} | {rejected} "
+                         f"| {fraction(tally['heard'], tally['commands'])} "
                          f"| {tally['false']}/{tally['reject']} | {missed} | {per10} |")
     return "\n".join(lines) + "\n"
 
@@ -123,7 +129,8 @@ def main():
         with open(table, "w", encoding="utf-8") as file:
             file.write(markdown(requests, wake))
         print(f"table written to {table}")
-    header = f"{'condition':10s} {'who':6s} {'accepted':>16s} {'wrong':>16s} {'rejected':>16s} {'false acc.':>16s} {'wake missed':>16s} {'false wakes/10 h':>17s}"
+    header = (f"{'condition':10s} {'who':6s} {'accepted':>16s} {'wrong':>16s} {'rejected':>16s} {'heard right':>16s} "
+              f"{'false acc.':>16s} {'wake missed':>16s} {'false wakes/10 h':>17s}")
     print(header)
     print("-" * len(header))
     for condition in CONDITIONS:
@@ -132,7 +139,8 @@ def main():
             if tally is None:
                 continue
             cells = [percent(tally["right"], tally["commands"]), percent(tally["wrong"], tally["commands"]),
-                     percent(tally["rejected"], tally["commands"]), percent(tally["false"], tally["reject"])]
+                     percent(tally["rejected"], tally["commands"]), percent(tally["heard"], tally["commands"]),
+                     percent(tally["false"], tally["reject"])]
             if (condition, who) in wake:
                 missed, recordings, per10, _ = wake[condition, who]
                 cells += [percent(missed, recordings), f"{per10:17.1f}"]

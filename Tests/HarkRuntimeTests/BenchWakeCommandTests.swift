@@ -148,11 +148,15 @@ import Testing
         #expect(bar.count <= 3)
         // The table docs/benchmarks.md keeps: the phrase's row, Hark's and plain pocketsphinx's.
         let table = try String(contentsOf: markdown, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(table.first == "| phrase | Hark missed, clean | Hark false alarms | plain pocketsphinx missed, clean | plain false alarms |")
+        #expect(table.first == "| phrase | Hark missed, clean | Hark false alarms | Hark at its best threshold with ≤ 1 false alarm / 10 h: "
+                + "missed, clean | plain pocketsphinx missed, clean | plain false alarms |")
         let missed = (atSetting["missed"] as? [String: Int])?["clean"] == 0 ? "0.0 %" : "100.0 %"
+        let bestPoint = try #require(phrases.first?["bestAtOnePer10Hours"] as? [String: Any])
+        let bestMissed = (bestPoint["missed"] as? [String: Int])?["clean"] == 0 ? "0.0 %" : "100.0 %"
         let plainMissed = plainFound ? "0.0 %" : "100.0 %"
         let row = try #require(table.first { $0.hasPrefix("| jarvis |") })
         #expect(row.hasPrefix("| jarvis | \(missed) | \(atSetting["falseAlarms"] as? Int ?? -1) ("), "\(row)")
+        #expect(row.contains(") | \(bestMissed) | \(plainMissed) |"), "\(row)")
         #expect(row.contains("| \(plainMissed) | \(plain["falseAlarms"] as? Int ?? -1) ("), "\(row)")
         #expect(table.last?.hasPrefix("Sensitivity 0.50 (odds +3.50)") == true)
     }
