@@ -64,6 +64,9 @@ public struct BenchmarkOutcome: Sendable, Codable {
     /// Understood with the expected intent and every expected slot.
     public var intentRight: Bool
     public var commandRight: Bool
+    /// A command whose words were heard right, whatever their margin: what a perfect judge of
+    /// this hearing would accept.
+    public var heardRightAtAnyMargin: Bool { !mustReject && understood && commandRight }
     /// "slot: expected → heard" for each wrong slot.
     public var slotConfusions: [String]
     /// What was heard against what was expected, for the list of failures.

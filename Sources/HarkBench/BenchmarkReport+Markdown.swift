@@ -24,7 +24,7 @@ extension BenchmarkReport {
             // The same counts as the whole report's, for this group alone.
             let figures = BenchmarkReport(outcomes: group, threshold: threshold)
             let asked = Self.asking(group, threshold: threshold, band: band).commandsRight
-            let heardRight = group.filter { !$0.mustReject && $0.understood && $0.commandRight }.count
+            let heardRight = group.filter(\.heardRightAtAnyMargin).count
             var row = "| \(name) | \(figures.mustAccept) | \(figures.commandsAccepted) / \(asked) / **\(figures.misrecognitions)** | "
                 + "\(heardRight) | \(figures.falseAcceptances) of \(figures.mustReject)"
             if let plain = figures.baseline {

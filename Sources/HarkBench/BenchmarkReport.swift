@@ -278,7 +278,7 @@ public struct BenchmarkReport: Sendable, Codable {
                 if baseline?.understood == true { groups[name, default: .init()].baselineFalseAcceptances += 1 }
             } else {
                 groups[name, default: .init()].mustAccept += 1
-                if outcome.understood && outcome.commandRight { groups[name, default: .init()].commandsRightAtAnyMargin += 1 }
+                if outcome.heardRightAtAnyMargin { groups[name, default: .init()].commandsRightAtAnyMargin += 1 }
                 if accepted && outcome.commandRight { groups[name, default: .init()].commandsAccepted += 1 }
                 if baseline?.understood == true && baseline?.commandRight == true {
                     groups[name, default: .init()].baselineCommandsAccepted += 1
